@@ -1,0 +1,45 @@
+# The one place that sets warnings and sanitizers: every target of the project calls
+# crawldb_target_options(<target>) so that all of them build the same way.
+
+function(crawldb_target_options target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wnon-virtual-dtor
+                                           -Wimplicit-fallthrough)
+  if(CRAWLDB_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(CRAWLDB_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=${CRAWLDB_SANITIZE}
+                                             -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    target_link_options(${target} PRIVATE -fsanitize=${CRAWLDB_SANITIZE})
+  endif()
+endfunction()
+
+# A GoogleTest executable registered with CTest, one per test file.
+function(crawldb_add_gtest name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  crawldb_target_options(${name})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+                       PROPERTIES ENVIRONMENT "CRAWLDB_SHARED_DATA=${CRAWLDB_SHARED_DATA}")
+endfunction()
+
+# Every *_test.cc in the calling folder becomes one GoogleTest program linked with LIBS.
+function(crawldb_add_gtest_folder)
+  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
+  file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
+  foreach(test_source ${test_sources})
+    get_filename_component(test_name ${test_source} NAME_WE)
+    crawldb_add_gtest(${test_name} SOURCES ${test_source} LIBS ${ARG_LIBS})
+  endforeach()
+endfunction()
+
+# The environment for a test that loads crawldb.so into a program not built here (the sqlite3
+# shell, /usr/bin/python3): a sanitized module needs the ASan runtime loaded first.
+set(CRAWLDB_HOST_ENV "CRAWLDB_EXTENSION=$<TARGET_FILE:crawldb>"
+                     "CRAWLDB_SHARED_DATA=${CRAWLDB_SHARED_DATA}")
+if(CRAWLDB_SANITIZE MATCHES "address")
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                  OUTPUT_VARIABLE asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  list(APPEND CRAWLDB_HOST_ENV "LD_PRELOAD=${asan_runtime}" "ASAN_OPTIONS=detect_leaks=0")
+endif()

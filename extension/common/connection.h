@@ -1,0 +1,58 @@
+// Per-connection state of crawldb: one Connection for each sqlite3* that loaded the extension,
+// created by sqlite3_crawldb_init and destroyed with the connection (it is the client data of
+// the modules; SQLite calls its destructor when the connection closes).
+//
+// It keeps the crawldb virtual tables that are connected right now, so that SQL functions
+// (url_id, crawldb_stats, …) reach a table's store directly instead of running nested SQL.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "extension/common/sqlite_api.h"
+
+namespace crawldb {
+
+// What every crawldb table offers the maintenance functions.
+class CrawldbTable {
+ public:
+  virtual ~CrawldbTable() = default;
+  virtual const std::string& schema() const = 0;
+  virtual const std::string& name() const = 0;
+  // The table's figures as one JSON object.
+  virtual absl::StatusOr<std::string> StatsJson() = 0;
+  // Checks every invariant; appends one line per problem to *problems.
+  virtual absl::Status Check(std::vector<std::string>* problems) = 0;
+};
+
+class Connection {
+ public:
+  explicit Connection(sqlite3* db) : db_(db) {}
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  sqlite3* db() const { return db_; }
+
+  void Register(CrawldbTable* table) { tables_.push_back(table); }
+  void Unregister(CrawldbTable* table);
+
+  // The connected table `name` in `schema` (case-insensitive, as SQL names are), or nullptr.
+  CrawldbTable* Find(absl::string_view schema, absl::string_view name) const;
+
+  // Connects every crawldb virtual table of the main schema (preparing a statement that names a
+  // virtual table connects it) and returns them all.
+  absl::StatusOr<std::vector<CrawldbTable*>> ConnectAll();
+
+  // Connects table `name` of the main schema if it exists and is not connected yet; returns it
+  // or nullptr when there is no such crawldb table.
+  absl::StatusOr<CrawldbTable*> Connect(absl::string_view name);
+
+ private:
+  sqlite3* db_;
+  std::vector<CrawldbTable*> tables_;
+};
+
+}  // namespace crawldb

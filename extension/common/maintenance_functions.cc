@@ -1,0 +1,84 @@
+#include "extension/common/maintenance_functions.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/status.h"
+#include "extension/common/trampoline.h"
+
+namespace crawldb {
+namespace {
+
+Connection* ConnectionOf(sqlite3_context* context) {
+  return static_cast<Connection*>(sqlite3_user_data(context));
+}
+
+void ResultText(sqlite3_context* context, const std::string& text) {
+  sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+absl::StatusOr<std::string> StatsArray(const std::vector<CrawldbTable*>& tables) {
+  std::vector<std::string> objects;
+  for (CrawldbTable* table : tables) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::string json, table->StatsJson());
+    objects.push_back(std::move(json));
+  }
+  return absl::StrCat("[", absl::StrJoin(objects, ","), "]");
+}
+
+absl::Status Stats(sqlite3_context* context, int, sqlite3_value**) {
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, ConnectionOf(context)->ConnectAll());
+  CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(tables));
+  ResultText(context, absl::StrCat("{\"tables\":", array, "}"));
+  return absl::OkStatus();
+}
+
+absl::Status Check(sqlite3_context* context, int, sqlite3_value**) {
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, ConnectionOf(context)->ConnectAll());
+  std::vector<std::string> problems;
+  for (CrawldbTable* table : tables) CRAWLDB_RETURN_IF_ERROR(table->Check(&problems));
+  ResultText(context, problems.empty() ? std::string("ok") : absl::StrJoin(problems, "\n"));
+  return absl::OkStatus();
+}
+
+absl::Status Optimize(sqlite3_context* context, int, sqlite3_value**) {
+  Connection* connection = ConnectionOf(context);
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, connection->ConnectAll());
+  std::vector<std::string> names;
+  for (CrawldbTable* table : tables) {
+    std::string name = QuoteIdentifier(table->name());
+    CRAWLDB_RETURN_IF_ERROR(ExecSql(
+        connection->db(),
+        absl::StrCat("INSERT INTO ", QuoteIdentifier(table->schema()), ".", name, "(", name,
+                     ") VALUES ('optimize')"),
+        "crawldb_optimize"));
+    names.push_back(absl::StrCat("\"", table->name(), "\""));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(tables));
+  ResultText(context, absl::StrCat("{\"optimized\":[", absl::StrJoin(names, ","),
+                                   "],\"tables\":", array, "}"));
+  return absl::OkStatus();
+}
+
+void DeleteConnection(void* connection) { delete static_cast<Connection*>(connection); }
+
+}  // namespace
+
+absl::Status RegisterMaintenanceFunctions(sqlite3* db, std::unique_ptr<Connection> connection) {
+  Connection* shared = connection.get();
+  // crawldb_stats owns the Connection; SQLite calls DeleteConnection even when this fails.
+  int rc = sqlite3_create_function_v2(db, "crawldb_stats", 0, SQLITE_UTF8, connection.release(),
+                                      &SqlFunction<Stats>, nullptr, nullptr, &DeleteConnection);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function_v2(db, "crawldb_check", 0, SQLITE_UTF8, shared,
+                                    &SqlFunction<Check>, nullptr, nullptr, nullptr);
+  }
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_create_function_v2(db, "crawldb_optimize", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                    shared, &SqlFunction<Optimize>, nullptr, nullptr, nullptr);
+  }
+  if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb");
+  return absl::OkStatus();
+}
+
+}  // namespace crawldb

@@ -1,0 +1,143 @@
+#include "extension/common/shadow_tables.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/status.h"
+
+namespace crawldb {
+namespace {
+
+constexpr absl::string_view kConfigDefinition = "(key TEXT PRIMARY KEY, value) WITHOUT ROWID";
+
+// Prepares, binds text parameters and runs a one-off statement; returns the first column of the
+// first row, if any.
+absl::StatusOr<std::optional<std::string>> RunOnce(sqlite3* db, absl::string_view module,
+                                                   const std::string& sql,
+                                                   std::initializer_list<absl::string_view> params) {
+  StatementCache once(db, std::string(module), {sql});
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, once.Use(0));
+  int index = 1;
+  for (absl::string_view param : params) {
+    CRAWLDB_RETURN_IF_ERROR(statement.BindText(index++, param));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, statement.Step());
+  if (!row) return std::optional<std::string>();
+  std::optional<std::string> value(std::string(statement.ColumnText(0)));
+  CRAWLDB_RETURN_IF_ERROR(statement.Run());
+  return value;
+}
+
+}  // namespace
+
+bool ShadowTableSet::IsShadowName(absl::string_view suffix) const {
+  if (suffix == kConfigSuffix) return true;
+  for (const ShadowTableSpec& spec : tables_) {
+    if (spec.suffix == suffix) return true;
+  }
+  return false;
+}
+
+std::string ShadowTableSet::QualifiedName(absl::string_view schema, absl::string_view table,
+                                          absl::string_view suffix) {
+  return absl::StrCat(QuoteIdentifier(schema), ".", QuoteIdentifier(absl::StrCat(table, "_", suffix)));
+}
+
+absl::Status ShadowTableSet::Create(
+    sqlite3* db, absl::string_view schema, absl::string_view table,
+    absl::Span<const std::pair<std::string, std::string>> options) const {
+  std::string ddl = absl::StrCat("CREATE TABLE ", QualifiedName(schema, table, kConfigSuffix),
+                                 kConfigDefinition, ";");
+  for (const ShadowTableSpec& spec : tables_) {
+    absl::StrAppend(&ddl, "CREATE TABLE ", QualifiedName(schema, table, spec.suffix),
+                    spec.definition, ";");
+  }
+  CRAWLDB_RETURN_IF_ERROR(ExecSql(db, ddl, module_));
+  CRAWLDB_RETURN_IF_ERROR(WriteConfig(db, schema, table, "module", module_));
+  CRAWLDB_RETURN_IF_ERROR(
+      WriteConfig(db, schema, table, "format_version", absl::StrCat(format_version_)));
+  for (const auto& [name, value] : options) {
+    CRAWLDB_RETURN_IF_ERROR(WriteConfig(db, schema, table, absl::StrCat("option.", name), value));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> ShadowTableSet::CheckFormat(sqlite3* db, absl::string_view schema,
+                                                absl::string_view table) const {
+  absl::StatusOr<std::optional<std::string>> module = ReadConfig(db, schema, table, "module");
+  if (!module.ok()) {
+    return CorruptError(module_, absl::StrCat("cannot read the config of table '", table,
+                                              "' (", module.status().message(), ")"));
+  }
+  if (!module->has_value()) {
+    return CorruptError(module_, absl::StrCat("table '", table, "' has no module in its config"));
+  }
+  if (**module != module_) {
+    return UserError(module_, absl::StrCat("table '", table, "' was created by module '",
+                                           **module, "', not '", module_, "'"),
+                     absl::StrCat("declare it with USING ", **module));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> text,
+                           ReadConfig(db, schema, table, "format_version"));
+  int version = 0;
+  if (!text.has_value() || !absl::SimpleAtoi(*text, &version)) {
+    return CorruptError(module_, absl::StrCat("table '", table, "' has no valid format version"));
+  }
+  if (version > format_version_) {
+    return UserError(module_,
+                     absl::StrCat("table '", table, "' has format version ", version,
+                                  ", newer than this build reads (", oldest_readable_, " to ",
+                                  format_version_, ")"),
+                     "open it with a newer crawldb");
+  }
+  if (version < oldest_readable_) {
+    return UserError(module_,
+                     absl::StrCat("table '", table, "' has format version ", version,
+                                  ", older than this build reads (", oldest_readable_, " to ",
+                                  format_version_, ")"),
+                     "export it with the crawldb that wrote it and import it again");
+  }
+  return version;
+}
+
+absl::Status ShadowTableSet::Drop(sqlite3* db, absl::string_view schema,
+                                  absl::string_view table) const {
+  std::string ddl = absl::StrCat("DROP TABLE IF EXISTS ",
+                                 QualifiedName(schema, table, kConfigSuffix), ";");
+  for (const ShadowTableSpec& spec : tables_) {
+    absl::StrAppend(&ddl, "DROP TABLE IF EXISTS ", QualifiedName(schema, table, spec.suffix), ";");
+  }
+  return ExecSql(db, ddl, module_);
+}
+
+absl::Status ShadowTableSet::Rename(sqlite3* db, absl::string_view schema,
+                                    absl::string_view old_table,
+                                    absl::string_view new_table) const {
+  auto rename = [&](absl::string_view suffix) {
+    return absl::StrCat("ALTER TABLE ", QualifiedName(schema, old_table, suffix), " RENAME TO ",
+                        QuoteIdentifier(absl::StrCat(new_table, "_", suffix)), ";");
+  };
+  std::string ddl = rename(kConfigSuffix);
+  for (const ShadowTableSpec& spec : tables_) absl::StrAppend(&ddl, rename(spec.suffix));
+  return ExecSql(db, ddl, module_);
+}
+
+absl::StatusOr<std::optional<std::string>> ShadowTableSet::ReadConfig(
+    sqlite3* db, absl::string_view schema, absl::string_view table, absl::string_view key) const {
+  return RunOnce(db, module_,
+                 absl::StrCat("SELECT value FROM ", QualifiedName(schema, table, kConfigSuffix),
+                              " WHERE key = ?1"),
+                 {key});
+}
+
+absl::Status ShadowTableSet::WriteConfig(sqlite3* db, absl::string_view schema,
+                                         absl::string_view table, absl::string_view key,
+                                         absl::string_view value) const {
+  return RunOnce(db, module_,
+                 absl::StrCat("INSERT OR REPLACE INTO ", QualifiedName(schema, table, kConfigSuffix),
+                              "(key, value) VALUES (?1, ?2)"),
+                 {key, value})
+      .status();
+}
+
+}  // namespace crawldb

@@ -1,0 +1,160 @@
+#include "extension/urls/canonical_key.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+
+namespace crawldb::urls {
+namespace {
+
+// Appends the labels of `name` in reverse order, separated by `separator`. Empty labels are kept,
+// so reversing twice gives `name` back.
+void AppendReversedLabels(std::string_view name, char from, char separator, std::string* out) {
+  size_t end = name.size();
+  while (true) {
+    const size_t mark = end == 0 ? std::string_view::npos : name.rfind(from, end - 1);
+    const size_t start = mark == std::string_view::npos ? 0 : mark + 1;
+    out->append(name.substr(start, end - start));
+    if (mark == std::string_view::npos) return;
+    out->push_back(separator);
+    end = mark;
+  }
+}
+
+// A byte of a reversed registered name (no '.': those became separators).
+bool IsNameKeyChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '~' ||
+         c == kHostKeySeparator;
+}
+
+bool IsIpv6Char(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':'; }
+
+// The bytes of a normalised path or query: pchar, '/', '?', and the '%' of an escape.
+constexpr std::array<bool, 256> MakePathChars() {
+  std::array<bool, 256> chars{};
+  for (char c : std::string_view("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                 "-._~!$&'()*+,;=:@/?%")) {
+    chars[static_cast<unsigned char>(c)] = true;
+  }
+  return chars;
+}
+constexpr std::array<bool, 256> kPathChars = MakePathChars();
+
+bool IsPathChar(char c) { return kPathChars[static_cast<unsigned char>(c)]; }
+
+absl::Status BadKey(std::string_view what) {
+  std::string message = "canonical key: ";
+  message += what;
+  return absl::InvalidArgumentError(message);
+}
+
+}  // namespace
+
+void AppendCanonicalKey(const NormalizedUrl& url, std::string* key) {
+  if (url.host_kind() == HostKind::kName) {
+    AppendReversedLabels(url.host(), '.', kHostKeySeparator, key);
+  } else {
+    key->append(url.host());
+  }
+  if (url.port() == 0) {
+    key->push_back(url.https() ? kKeyMarkHttps : kKeyMarkHttp);
+    std::string_view rest = url.path_and_query();
+    if (!rest.empty()) rest.remove_prefix(1);  // the path's '/'
+    key->append(rest);
+  } else {
+    key->push_back(url.https() ? kKeyMarkHttpsPort : kKeyMarkHttpPort);
+    key->append(std::to_string(url.port()));
+    key->append(url.path_and_query());
+  }
+}
+
+std::string CanonicalKey(const NormalizedUrl& url) {
+  std::string key;
+  key.reserve(url.text().size());
+  AppendCanonicalKey(url, &key);
+  return key;
+}
+
+std::string CanonicalHostKey(std::string_view host) {
+  std::string key;
+  key.reserve(host.size());
+  if (!host.empty() && host.front() != '[' && !IsIpv4Literal(host)) {
+    AppendReversedLabels(host, '.', kHostKeySeparator, &key);
+  } else {
+    key.append(host);
+  }
+  return key;
+}
+
+absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
+  size_t mark_at = 0;
+  while (mark_at < key.size() && static_cast<unsigned char>(key[mark_at]) >= kHostKeySeparator) {
+    ++mark_at;
+  }
+  if (mark_at == key.size()) return BadKey("no scheme mark");
+  const std::string_view host_key = key.substr(0, mark_at);
+  const char mark = key[mark_at];
+  if (mark != kKeyMarkHttp && mark != kKeyMarkHttps && mark != kKeyMarkHttpPort &&
+      mark != kKeyMarkHttpsPort) {
+    return BadKey("unknown scheme mark");
+  }
+  const bool https = mark == kKeyMarkHttps || mark == kKeyMarkHttpsPort;
+  const bool has_port = mark == kKeyMarkHttpPort || mark == kKeyMarkHttpsPort;
+  if (host_key.empty()) return BadKey("empty host");
+
+  std::string text;
+  text.reserve(key.size() + 8);
+  text = https ? "https://" : "http://";
+  if (host_key.front() == '[') {
+    if (host_key.size() < 4 || host_key.back() != ']') return BadKey("malformed IPv6 host");
+    for (char c : host_key.substr(1, host_key.size() - 2)) {
+      if (!IsIpv6Char(c)) return BadKey("malformed IPv6 host");
+    }
+    text.append(host_key);
+  } else if (host_key.find('.') != std::string_view::npos) {
+    if (!IsIpv4Literal(host_key)) return BadKey("malformed IPv4 host");
+    text.append(host_key);
+  } else {
+    for (char c : host_key) {
+      if (!IsNameKeyChar(c)) return BadKey("invalid host character");
+    }
+    const size_t host_begin = text.size();
+    AppendReversedLabels(host_key, kHostKeySeparator, '.', &text);
+    const std::string_view host = std::string_view(text).substr(host_begin);
+    // Names the normaliser never produces: a trailing dot, or one that reads as an IPv4 literal
+    // (those keep their dots in the key).
+    if (host.back() == '.' || IsIpv4Literal(host)) return BadKey("host not in normalised form");
+  }
+
+  std::string_view rest = key.substr(mark_at + 1);
+  if (has_port) {
+    const size_t slash = rest.find('/');
+    const std::string_view digits = rest.substr(0, slash);
+    if (slash == std::string_view::npos || digits.empty() || digits.size() > 5 ||
+        digits.front() == '0') {
+      return BadKey("malformed port");
+    }
+    unsigned port = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return BadKey("malformed port");
+      port = port * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (port > 65535 || port == (https ? 443u : 80u)) return BadKey("malformed port");
+    text.push_back(':');
+    text.append(digits);
+    rest = rest.substr(slash);
+  } else {
+    text.push_back('/');
+  }
+  for (char c : rest) {
+    if (!IsPathChar(c)) return BadKey("invalid path character");
+  }
+  text.append(rest);
+  return NormalizedUrl::FromNormalizedText(std::move(text));
+}
+
+}  // namespace crawldb::urls

@@ -1,0 +1,74 @@
+#include "extension/urls/fingerprint_index.h"
+
+#include <algorithm>
+
+#include "extension/urls/canonical_key.h"
+#include "extension/urls/url_fingerprint.h"
+
+namespace crawldb::urls {
+namespace {
+
+absl::StatusOr<uint64_t> FingerprintOfKey(std::string_view key) {
+  absl::StatusOr<NormalizedUrl> url = UrlFromCanonicalKey(key);
+  if (!url.ok()) return absl::DataLossError(url.status().message());
+  return UrlFingerprint(url->text());
+}
+
+}  // namespace
+
+void FingerprintIndex::Invalidate() {
+  base_built_ = false;
+  base_.clear();
+  tail_indexed_ = 0;
+  tail_.clear();
+}
+
+absl::Status FingerprintIndex::Refresh(const UrlStore& store) {
+  if (!base_built_) {
+    base_.clear();
+    base_.reserve(store.base().size());
+    std::vector<std::string> keys;
+    for (size_t block = 0; block < store.base().block_count(); ++block) {
+      keys.clear();
+      if (absl::Status status = store.base().DecodeBlock(block, &keys); !status.ok()) {
+        return status;
+      }
+      for (size_t i = 0; i < keys.size(); ++i) {
+        absl::StatusOr<uint64_t> fp = FingerprintOfKey(keys[i]);
+        if (!fp.ok()) return fp.status();
+        base_.emplace_back(*fp, static_cast<int64_t>(block * kKeysPerBlock + i + 1));
+      }
+    }
+    std::sort(base_.begin(), base_.end());
+    base_built_ = true;
+  }
+  if (store.tail_rewinds() != tail_rewinds_) {
+    tail_.clear();
+    tail_indexed_ = 0;
+    tail_rewinds_ = store.tail_rewinds();
+  }
+  size_t old_size = tail_.size();
+  for (size_t i = tail_indexed_; i < store.tail_size(); ++i) {
+    absl::StatusOr<uint64_t> fp = FingerprintOfKey(store.tail().Key(i));
+    if (!fp.ok()) return fp.status();
+    tail_.emplace_back(*fp, static_cast<int64_t>(store.base().size() + i + 1));
+  }
+  tail_indexed_ = store.tail_size();
+  std::sort(tail_.begin() + static_cast<ptrdiff_t>(old_size), tail_.end());
+  std::inplace_merge(tail_.begin(), tail_.begin() + static_cast<ptrdiff_t>(old_size), tail_.end());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int64_t>> FingerprintIndex::Find(const UrlStore& store, uint64_t fp) {
+  if (absl::Status status = Refresh(store); !status.ok()) return status;
+  std::vector<int64_t> ids;
+  for (const std::vector<Entry>* part : {&base_, &tail_}) {
+    auto it = std::lower_bound(part->begin(), part->end(), Entry{fp, 0});
+    for (; it != part->end() && it->first == fp; ++it) {
+      if (store.IsLive(it->second)) ids.push_back(it->second);
+    }
+  }
+  return ids;
+}
+
+}  // namespace crawldb::urls

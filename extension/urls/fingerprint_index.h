@@ -1,0 +1,35 @@
+// fp → id for a UrlStore, built when first asked for (the `fp = ?` plan and url lookups by fp)
+// and kept in memory only: fingerprints are computable from the URLs, so nothing is stored.
+// Memory when built: 16 bytes per URL. The base part is rebuilt after an optimize or reload;
+// the tail part grows with the tail and is rebuilt after a rollback removed tail entries.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "extension/urls/url_store.h"
+
+namespace crawldb::urls {
+
+class FingerprintIndex {
+ public:
+  // Forgets everything (the store was reloaded or rebuilt).
+  void Invalidate();
+
+  // The live ids whose URL has fingerprint `fp` (one, unless two URLs collide).
+  absl::StatusOr<std::vector<int64_t>> Find(const UrlStore& store, uint64_t fp);
+
+ private:
+  using Entry = std::pair<uint64_t, int64_t>;  // (fp, id), sorted
+  absl::Status Refresh(const UrlStore& store);
+
+  bool base_built_ = false;
+  std::vector<Entry> base_;
+  size_t tail_indexed_ = 0;   // tail entries [0, tail_indexed_) are in tail_
+  uint64_t tail_rewinds_ = 0;  // store.tail_rewinds() when tail_ was built
+  std::vector<Entry> tail_;
+};
+
+}  // namespace crawldb::urls

@@ -1,0 +1,98 @@
+// UrlStore: every URL of one `urls` table, in memory, compressed — the arena behind the vtab.
+//
+// Ids (design.md §2): ranks 0..B−1 of the base (url_base.h) are ids 1..B; the tail (url_tail.h)
+// holds the URLs added since, id B + 1 + i for entry i. A deleted id is remembered as a
+// tombstone and never reused before optimize, which rebuilds the base from every live key and so
+// renumbers. URLs are held as canonical keys (canonical_key.h); the vtab converts to text.
+//
+// Every change is recorded in an undo log until the transaction that made it ends, so that a
+// rollback, or a rollback to a savepoint, puts the store back exactly (UndoTo). The changes since
+// a mark are also what a transaction writes to the shadow tables (PendingSince).
+//
+// Not thread-safe: one store belongs to one connection's vtab.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "extension/urls/url_base.h"
+#include "extension/urls/url_tail.h"
+
+namespace crawldb::urls {
+
+class UrlStore {
+ public:
+  UrlStore() : tail_(std::make_unique<UrlTail>()) {}
+
+  // Replaces the whole state: a base and no tail (after load or optimize).
+  void Reset(UrlBase base);
+
+  // The live id holding `key`, or nullopt.
+  absl::StatusOr<std::optional<int64_t>> Find(std::string_view key) const;
+  // The key of a live id, or nullopt when the id does not exist or was deleted.
+  absl::StatusOr<std::optional<std::string>> KeyOf(int64_t id) const;
+  bool IsLive(int64_t id) const;
+
+  // Adds `key`, which must not be live (Find first); returns its new id.
+  int64_t Add(std::string_view key);
+  // Deletes a live id; false when it is not live.
+  bool Delete(int64_t id);
+
+  // Replays a committed change read from the shadow tables (another connection's, or this one's
+  // on load): the add must get exactly `expected_id`. DataLossError when it would not.
+  absl::Status ReplayAdd(std::string_view key, int64_t expected_id);
+  absl::Status ReplayDelete(int64_t id);
+
+  // Ids run from 1 to max_id(); live_count() of them are live.
+  int64_t max_id() const { return static_cast<int64_t>(base_.size() + tail_->size()); }
+  size_t live_count() const { return base_.size() + tail_->size() - deleted_.size(); }
+  size_t tail_size() const { return tail_->size(); }
+  size_t deleted_count() const { return deleted_.size(); }
+  const UrlBase& base() const { return base_; }
+  const UrlTail& tail() const { return *tail_; }
+  // Counts the rollbacks that removed tail entries: a tail index may name another URL after one.
+  uint64_t tail_rewinds() const { return tail_rewinds_; }
+
+  // Every live key, sorted (what optimize builds the new base from).
+  absl::StatusOr<std::vector<std::string>> LiveKeysSorted() const;
+
+  // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
+  size_t UndoMark() const { return undo_.size(); }
+  void UndoTo(size_t mark);
+  // Forgets the undo log (the changes are committed).
+  void ClearUndo() { undo_.clear(); }
+
+  // The changes made after `mark`, as the shadow tables record them.
+  struct Pending {
+    int64_t first_added_id = 0;          // id of added_keys[0]
+    std::vector<std::string_view> added_keys;  // consecutive ids, valid until the next change
+    std::vector<int64_t> deleted_ids;
+  };
+  Pending PendingSince(size_t mark) const;
+
+  size_t MemoryBytes() const;
+
+ private:
+  enum class Op : uint8_t { kAdd, kDelete, kUnindex };
+  struct UndoEntry {
+    Op op;
+    int64_t value;  // kAdd: the tail index; kDelete: the id; kUnindex: the tail index
+  };
+
+  int64_t TailId(size_t index) const { return static_cast<int64_t>(base_.size() + index + 1); }
+
+  UrlBase base_;
+  std::unique_ptr<UrlTail> tail_;
+  absl::flat_hash_set<int64_t> deleted_;
+  std::vector<UndoEntry> undo_;
+  uint64_t tail_rewinds_ = 0;
+};
+
+}  // namespace crawldb::urls

@@ -1,0 +1,940 @@
+#include "extension/urls/urls_table.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "extension/urls/canonical_key.h"
+#include "extension/urls/fingerprint_index.h"
+#include "extension/urls/url_fingerprint.h"
+#include "extension/urls/url_functions.h"
+#include "extension/urls/url_log_format.h"
+
+namespace crawldb::urls {
+namespace {
+
+// Format of the shadow tables as a whole; url_base.h and url_log_format.h version their blobs.
+constexpr int kFormatVersion = 1;
+
+constexpr ShadowTableSpec kShadowTables[] = {
+    {"base", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
+    {"log", "(seq INTEGER PRIMARY KEY, first_id INTEGER NOT NULL, added BLOB NOT NULL, "
+            "deleted BLOB NOT NULL)"},
+};
+
+const ShadowTableSet& Shadow() {
+  static const ShadowTableSet set(kUrlsModule, kShadowTables, kFormatVersion, kFormatVersion);
+  return set;
+}
+
+const OptionSpec kOptions[] = {
+    {.name = "max_url_length", .kind = OptionKind::kInteger, .default_value = "8192", .min = 64,
+     .max = 1 << 20},
+};
+
+// Columns, in declaration order.
+enum Column { kColumnId, kColumnUrl, kColumnHost, kColumnFp, kColumnCommand };
+
+// Statements on the shadow tables, by slot (MakeStatements holds the SQL).
+enum Slot {
+  kDataVersion,
+  kReadGeneration,
+  kWriteGeneration,
+  kTakeWriteLock,
+  kReadBase,
+  kClearBase,
+  kWriteBasePart,
+  kReadLogSince,
+  kAppendLog,
+  kClearLog,
+};
+
+// xBestIndex plans: idxNum = plan | bound flags (idxNum bits 8..12).
+//
+//   plan             constraints used (argv order)          rows        cost
+//   kPlanScan        none: every id in order                N           10 + N
+//   kPlanId          id = ? or rowid = ? (also from IN)     1           1
+//   kPlanUrl         url = ?                                1           2
+//   kPlanFp          fp = ?                                 1           2 (+ a one-time index build)
+//   kPlanHost        host = ?                               N / 100     3 + rows
+//   kPlanUrlPattern  url LIKE ? / url GLOB ? (kGlob flag)   N / 50      4 + rows
+//   kPlanUrlRange    url >= / > and < / <= (lower, upper)   N / 50      5 + rows
+//   kPlanIdRange     id/rowid >, >=, <, <= (lower, upper)   N / 4       5 + rows (N / 16 with both)
+// url ranges and patterns are not omitted: the cursor narrows the candidates to one host's keys
+// when the bounds pin a host (see HostOfBounds) and SQLite checks each row. The cheapest plan
+// whose constraints are usable wins; ORDER BY id is consumed by kPlanScan, kPlanId and
+// kPlanIdRange.
+enum Plan { kPlanScan, kPlanId, kPlanUrl, kPlanFp, kPlanHost, kPlanUrlPattern, kPlanUrlRange, kPlanIdRange };
+constexpr int kPlanMask = 0xff;
+constexpr int kHasLower = 1 << 8;
+constexpr int kLowerStrict = 1 << 9;
+constexpr int kHasUpper = 1 << 10;
+constexpr int kUpperStrict = 1 << 11;
+constexpr int kGlob = 1 << 12;
+
+std::string_view TextOfValue(sqlite3_value* value) {
+  const unsigned char* text = sqlite3_value_text(value);
+  if (text == nullptr) return {};
+  return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(value))};
+}
+
+absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
+
+// The host pinned by url bounds: every URL text starting with `prefix` has this host when the
+// prefix reads "http[s]://host" followed by '/', ':' or '?'. Lower-cased (stored hosts are).
+std::optional<std::string> HostOfPrefix(std::string_view prefix) {
+  std::string lower = absl::AsciiStrToLower(ToAbsl(prefix));
+  size_t start;
+  if (lower.rfind("http://", 0) == 0) {
+    start = 7;
+  } else if (lower.rfind("https://", 0) == 0) {
+    start = 8;
+  } else {
+    return std::nullopt;
+  }
+  size_t end = lower.find_first_of("/:?", start);
+  if (end == std::string::npos || end == start) return std::nullopt;
+  return lower.substr(start, end - start);
+}
+
+// The literal prefix of a LIKE or GLOB pattern (before its first wildcard).
+std::string_view LiteralPrefix(std::string_view pattern, bool glob) {
+  size_t end = pattern.find_first_of(glob ? "*?[" : "%_");
+  return pattern.substr(0, end);
+}
+
+std::string CommonPrefix(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return std::string(a.substr(0, n));
+}
+
+std::string JsonString(absl::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppendFormat(&out, "\\u%04x", c);
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace
+
+// Produces the rows of one xFilter: either an explicit list of ids, or the base ranks
+// [rank, rank_end) followed by the tail entries [tail, tail_end), optionally only those whose
+// key lies in [key_low, key_high). Deleted ids are skipped.
+class UrlsTable::Cursor : public VirtualCursor {
+ public:
+  explicit Cursor(UrlsTable* table) : table_(table) {}
+
+  absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
+  absl::Status Next();
+  bool Eof() const { return eof_; }
+  absl::Status Column(sqlite3_context* context, int column);
+  absl::StatusOr<sqlite3_int64> Rowid() { return id_; }
+
+ private:
+  const UrlStore& store() const { return table_->store_; }
+  void Reset();
+  void Everything();
+  void SetKeyRange(const std::string& low, const std::string& high);
+  absl::Status FilterHost(std::string_view host);
+  absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
+  absl::StatusOr<std::string_view> Key();
+  absl::StatusOr<const NormalizedUrl*> Url();
+
+  UrlsTable* table_;
+  bool eof_ = true;
+  int64_t id_ = 0;
+
+  bool use_list_ = false;
+  std::vector<int64_t> list_;
+  size_t list_next_ = 0;
+  size_t rank_ = 0, rank_end_ = 0;
+  size_t tail_ = 0, tail_end_ = 0;
+  bool filter_tail_ = false;
+  std::string key_low_, key_high_;
+
+  size_t cached_block_ = std::numeric_limits<size_t>::max();
+  std::vector<std::string> block_keys_;
+  std::optional<NormalizedUrl> url_;  // the current row's URL, once asked for
+};
+
+void UrlsTable::Cursor::Reset() {
+  use_list_ = false;
+  list_.clear();
+  list_next_ = 0;
+  rank_ = rank_end_ = tail_ = tail_end_ = 0;
+  filter_tail_ = false;
+  eof_ = false;
+}
+
+void UrlsTable::Cursor::Everything() {
+  rank_end_ = store().base().size();
+  tail_end_ = store().tail_size();
+}
+
+void UrlsTable::Cursor::SetKeyRange(const std::string& low, const std::string& high) {
+  key_low_ = low;
+  key_high_ = high;
+  filter_tail_ = true;
+  tail_end_ = store().tail_size();
+}
+
+absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
+  std::string host_key = CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
+  // Every URL of the host: [key "(", key ",") (canonical_key.h).
+  std::string low = host_key + kKeyMarkHttp;
+  std::string high = host_key + kHostKeySeparator;
+  absl::StatusOr<size_t> begin = store().base().LowerBound(low);
+  if (!begin.ok()) return table_->Corrupt(begin.status());
+  absl::StatusOr<size_t> end = store().base().LowerBound(high);
+  if (!end.ok()) return table_->Corrupt(end.status());
+  rank_ = *begin;
+  rank_end_ = *end;
+  SetKeyRange(low, high);
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::Cursor::FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv) {
+  std::optional<std::string> host;
+  if ((idx_num & kPlanMask) == kPlanUrlPattern) {
+    if (argc >= 1 && sqlite3_value_type(argv[0]) == SQLITE_TEXT) {
+      host = HostOfPrefix(LiteralPrefix(TextOfValue(argv[0]), (idx_num & kGlob) != 0));
+    }
+  } else if ((idx_num & kHasLower) && (idx_num & kHasUpper) && argc >= 2) {
+    host = HostOfPrefix(CommonPrefix(TextOfValue(argv[0]), TextOfValue(argv[1])));
+  }
+  if (!host.has_value()) {
+    Everything();
+    return absl::OkStatus();
+  }
+  return FilterHost(*host);
+}
+
+absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlite3_value** argv) {
+  CRAWLDB_RETURN_IF_ERROR(table_->CatchUp());
+  Reset();
+  switch (idx_num & kPlanMask) {
+    case kPlanScan:
+      Everything();
+      break;
+    case kPlanId:
+      use_list_ = true;
+      if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER) {
+        list_.push_back(sqlite3_value_int64(argv[0]));
+      }
+      break;
+    case kPlanUrl: {
+      use_list_ = true;
+      if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
+      absl::StatusOr<NormalizedUrl> url =
+          NormalizeUrl(TextOfValue(argv[0]), table_->normalize_options_);
+      if (!url.ok()) break;  // an invalid URL is stored nowhere
+      CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, table_->IdOf(*url));
+      if (id.has_value()) list_.push_back(*id);
+      break;
+    }
+    case kPlanFp: {
+      use_list_ = true;
+      if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) break;
+      absl::StatusOr<std::vector<int64_t>> ids = table_->fingerprints_->Find(
+          store(), FingerprintFromSql(sqlite3_value_int64(argv[0])));
+      if (!ids.ok()) return table_->Corrupt(ids.status());
+      list_ = std::move(*ids);
+      break;
+    }
+    case kPlanHost:
+      if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+        use_list_ = true;
+        break;
+      }
+      CRAWLDB_RETURN_IF_ERROR(FilterHost(TextOfValue(argv[0])));
+      break;
+    case kPlanUrlPattern:
+    case kPlanUrlRange:
+      CRAWLDB_RETURN_IF_ERROR(FilterUrlBounds(idx_num, argc, argv));
+      break;
+    case kPlanIdRange: {
+      int64_t low = 1;
+      int64_t high = store().max_id();
+      int arg = 0;
+      if (idx_num & kHasLower) {
+        sqlite3_value* value = argv[arg++];
+        if (sqlite3_value_numeric_type(value) == SQLITE_NULL) high = 0;
+        double bound = sqlite3_value_double(value);
+        if (bound > static_cast<double>(high)) {
+          high = 0;
+        } else if (bound >= 1) {
+          int64_t whole = static_cast<int64_t>(bound);
+          bool strict = (idx_num & kLowerStrict) || static_cast<double>(whole) != bound;
+          low = std::max<int64_t>(low, strict && static_cast<double>(whole) <= bound ? whole + 1
+                                                                                    : whole);
+        }
+      }
+      if (idx_num & kHasUpper) {
+        sqlite3_value* value = argv[arg++];
+        if (sqlite3_value_numeric_type(value) == SQLITE_NULL) high = 0;
+        double bound = sqlite3_value_double(value);
+        if (bound < 1) {
+          high = 0;
+        } else if (bound < static_cast<double>(high)) {
+          int64_t whole = static_cast<int64_t>(bound);
+          bool strict = (idx_num & kUpperStrict) && static_cast<double>(whole) == bound;
+          high = std::min<int64_t>(high, strict ? whole - 1 : whole);
+        }
+      }
+      // Ids low..high: base ranks first, then tail entries.
+      int64_t base_size = static_cast<int64_t>(store().base().size());
+      if (low <= high) {
+        rank_ = static_cast<size_t>(std::min(low - 1, base_size));
+        rank_end_ = static_cast<size_t>(std::min(high, base_size));
+        tail_ = static_cast<size_t>(std::max<int64_t>(low - 1 - base_size, 0));
+        tail_end_ = static_cast<size_t>(std::max<int64_t>(high - base_size, 0));
+      }
+      break;
+    }
+    default:
+      return absl::InternalError(absl::StrCat(kUrlsModule, ": unknown plan ", idx_num));
+  }
+  return Next();
+}
+
+absl::Status UrlsTable::Cursor::Next() {
+  url_.reset();
+  if (use_list_) {
+    while (list_next_ < list_.size()) {
+      id_ = list_[list_next_++];
+      if (store().IsLive(id_)) return absl::OkStatus();
+    }
+    eof_ = true;
+    return absl::OkStatus();
+  }
+  while (rank_ < rank_end_) {
+    id_ = static_cast<int64_t>(++rank_);
+    if (store().IsLive(id_)) return absl::OkStatus();
+  }
+  while (tail_ < tail_end_) {
+    size_t index = tail_++;
+    id_ = static_cast<int64_t>(store().base().size() + index + 1);
+    if (!store().IsLive(id_)) continue;
+    if (filter_tail_) {
+      std::string_view key = store().tail().Key(index);
+      if (key < key_low_ || key >= key_high_) continue;
+    }
+    return absl::OkStatus();
+  }
+  eof_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
+  size_t base_size = store().base().size();
+  if (static_cast<size_t>(id_) > base_size) {
+    return store().tail().Key(static_cast<size_t>(id_) - base_size - 1);
+  }
+  size_t rank = static_cast<size_t>(id_ - 1);
+  size_t block = rank / kKeysPerBlock;
+  if (block != cached_block_) {
+    block_keys_.clear();
+    cached_block_ = std::numeric_limits<size_t>::max();
+    absl::Status status = store().base().DecodeBlock(block, &block_keys_);
+    if (!status.ok()) return table_->Corrupt(status);
+    cached_block_ = block;
+  }
+  return std::string_view(block_keys_[rank % kKeysPerBlock]);
+}
+
+absl::StatusOr<const NormalizedUrl*> UrlsTable::Cursor::Url() {
+  if (!url_.has_value()) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
+    absl::StatusOr<NormalizedUrl> url = UrlFromCanonicalKey(key);
+    if (!url.ok()) return table_->Corrupt(absl::DataLossError(url.status().message()));
+    url_ = std::move(*url);
+  }
+  return &*url_;
+}
+
+absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
+  switch (column) {
+    case kColumnId:
+      sqlite3_result_int64(context, id_);
+      return absl::OkStatus();
+    case kColumnCommand:
+      sqlite3_result_null(context);
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(const NormalizedUrl* url, Url());
+  std::string_view text = column == kColumnUrl    ? std::string_view(url->text())
+                          : column == kColumnHost ? url->host()
+                                                  : std::string_view();
+  if (column == kColumnFp) {
+    sqlite3_result_int64(context, FingerprintToSql(UrlFingerprint(url->text())));
+  } else {
+    sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args,
+                     size_t max_url_length)
+    : db_(db),
+      connection_(connection),
+      schema_(args.schema),
+      name_(args.table),
+      fingerprints_(std::make_unique<FingerprintIndex>()) {
+  normalize_options_.max_length = max_url_length;
+  statements_ = MakeStatements();
+  if (connection_ != nullptr) connection_->Register(this);
+}
+
+UrlsTable::~UrlsTable() {
+  if (connection_ != nullptr) connection_->Unregister(this);
+}
+
+std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
+  std::string config = ShadowTableSet::QualifiedName(schema_, name_, "config");
+  std::string base = ShadowTableSet::QualifiedName(schema_, name_, "base");
+  std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
+  std::vector<std::string> sql(kClearLog + 1);
+  sql[kDataVersion] = absl::StrCat("PRAGMA ", QuoteIdentifier(schema_), ".data_version");
+  sql[kReadGeneration] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'generation'");
+  sql[kWriteGeneration] =
+      absl::StrCat("INSERT OR REPLACE INTO ", config, "(key, value) VALUES ('generation', ?1)");
+  sql[kTakeWriteLock] =
+      absl::StrCat("UPDATE ", config, " SET value = value WHERE key = 'format_version'");
+  sql[kReadBase] = absl::StrCat("SELECT part, data FROM ", base, " ORDER BY part");
+  sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
+  sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");
+  sql[kReadLogSince] = absl::StrCat("SELECT seq, first_id, added, deleted FROM ", log,
+                                    " WHERE seq > ?1 ORDER BY seq");
+  sql[kAppendLog] = absl::StrCat("INSERT INTO ", log,
+                                 "(seq, first_id, added, deleted) VALUES (?1, ?2, ?3, ?4)");
+  sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
+  return std::make_unique<StatementCache>(db_, kUrlsModule, std::move(sql));
+}
+
+absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* aux,
+                                                             const VtabArgs& args) {
+  CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, {}, kOptions));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().Create(db, args.schema, args.table, options.Canonical()));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().WriteConfig(db, args.schema, args.table, "generation", "1"));
+  // An empty base: its header part, so that every table has one.
+  std::vector<std::vector<uint8_t>> parts = UrlBase().Parts();
+  StatementCache once(db, kUrlsModule,
+                      {absl::StrCat("INSERT INTO ",
+                                    ShadowTableSet::QualifiedName(args.schema, args.table, "base"),
+                                    "(part, data) VALUES (0, ?1)")});
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, once.Use(0));
+  CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(1, parts[0]));
+  CRAWLDB_RETURN_IF_ERROR(insert.Run());
+  return Connect(db, aux, args);
+}
+
+absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void* aux,
+                                                              const VtabArgs& args) {
+  CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, {}, kOptions));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
+  std::string declaration = absl::StrCat(
+      "CREATE TABLE x(id INTEGER, url TEXT, host TEXT, fp INTEGER, ",
+      QuoteIdentifier(args.table), " HIDDEN)");
+  int rc = sqlite3_declare_vtab(db, declaration.c_str());
+  if (rc != SQLITE_OK) return SqliteFailure(db, rc, kUrlsModule);
+  // SQLITE_CONSTRAINT from xUpdate then follows the statement's conflict clause.
+  sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
+  return std::unique_ptr<UrlsTable>(
+      new UrlsTable(db, static_cast<Connection*>(aux), args,
+                    static_cast<size_t>(options.Integer("max_url_length"))));
+}
+
+bool UrlsTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
+
+absl::Status UrlsTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
+
+absl::Status UrlsTable::Rename(const char* new_name) {
+  CRAWLDB_RETURN_IF_ERROR(Shadow().Rename(db_, schema_, name_, new_name));
+  name_ = new_name;
+  statements_ = MakeStatements();  // the cached SQL names the old tables
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::Corrupt(const absl::Status& cause) const {
+  if (cause.code() != absl::StatusCode::kDataLoss) return cause;
+  return CorruptError(kUrlsModule, absl::StrCat("table '", name_, "': ", cause.message()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planning (the plan table is at the top of this file).
+
+absl::Status UrlsTable::BestIndex(sqlite3_index_info* info) {
+  double rows = std::max<double>(1, static_cast<double>(store_.live_count()));
+  struct Candidate {
+    int idx_num = kPlanScan;
+    std::vector<int> constraints;  // in argv order
+    bool omit = true;
+    double cost;
+    double rows;
+  };
+  Candidate best{kPlanScan, {}, true, 10 + rows, rows};
+  auto consider = [&](Candidate candidate) {
+    if (candidate.cost < best.cost) best = std::move(candidate);
+  };
+  int id_lower = -1, id_upper = -1, url_lower = -1, url_upper = -1;
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& constraint = info->aConstraint[i];
+    if (!constraint.usable) continue;
+    int column = constraint.iColumn;
+    bool is_id = column == kColumnId || column == -1;
+    switch (constraint.op) {
+      case SQLITE_INDEX_CONSTRAINT_EQ:
+        if (is_id) consider({kPlanId, {i}, true, 1, 1});
+        if (column == kColumnUrl) consider({kPlanUrl, {i}, true, 2, 1});
+        if (column == kColumnFp) consider({kPlanFp, {i}, true, 2, 1});
+        if (column == kColumnHost) {
+          consider({kPlanHost, {i}, true, rows / 100 + 4, rows / 100 + 1});
+        }
+        break;
+      case SQLITE_INDEX_CONSTRAINT_GT:
+      case SQLITE_INDEX_CONSTRAINT_GE:
+        if (is_id) id_lower = i;
+        if (column == kColumnUrl) url_lower = i;
+        break;
+      case SQLITE_INDEX_CONSTRAINT_LT:
+      case SQLITE_INDEX_CONSTRAINT_LE:
+        if (is_id) id_upper = i;
+        if (column == kColumnUrl) url_upper = i;
+        break;
+      case SQLITE_INDEX_CONSTRAINT_LIKE:
+      case SQLITE_INDEX_CONSTRAINT_GLOB:
+        if (column == kColumnUrl) {
+          int flags = constraint.op == SQLITE_INDEX_CONSTRAINT_GLOB ? kGlob : 0;
+          consider({kPlanUrlPattern | flags, {i}, false, rows / 50 + 5, rows / 50 + 1});
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  auto range = [&](int plan, int lower, int upper, bool omit, double fraction) {
+    if (lower < 0 && upper < 0) return;
+    Candidate candidate{plan, {}, omit, 0, 0};
+    if (lower >= 0) {
+      candidate.idx_num |= kHasLower;
+      if (info->aConstraint[lower].op == SQLITE_INDEX_CONSTRAINT_GT) candidate.idx_num |= kLowerStrict;
+      candidate.constraints.push_back(lower);
+    }
+    if (upper >= 0) {
+      candidate.idx_num |= kHasUpper;
+      if (info->aConstraint[upper].op == SQLITE_INDEX_CONSTRAINT_LT) candidate.idx_num |= kUpperStrict;
+      candidate.constraints.push_back(upper);
+    }
+    double share = lower >= 0 && upper >= 0 ? fraction * fraction : fraction;
+    candidate.rows = rows * share + 1;
+    candidate.cost = candidate.rows + 5;
+    consider(std::move(candidate));
+  };
+  range(kPlanIdRange, id_lower, id_upper, true, 0.25);
+  if (url_lower >= 0 && url_upper >= 0) range(kPlanUrlRange, url_lower, url_upper, false, 0.14);
+
+  int argv_index = 1;
+  for (int constraint : best.constraints) {
+    info->aConstraintUsage[constraint].argvIndex = argv_index++;
+    info->aConstraintUsage[constraint].omit = best.omit;
+  }
+  info->idxNum = best.idx_num;
+  info->estimatedCost = best.cost;
+  info->estimatedRows = static_cast<sqlite3_int64>(best.rows);
+  int plan = best.idx_num & kPlanMask;
+  if (plan == kPlanId || plan == kPlanUrl) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      (info->aOrderBy[0].iColumn == kColumnId || info->aOrderBy[0].iColumn == -1) &&
+      (plan == kPlanScan || plan == kPlanId || plan == kPlanIdRange)) {
+    info->orderByConsumed = 1;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
+  return std::make_unique<Cursor>(this);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and catching up.
+
+absl::StatusOr<int64_t> UrlsTable::DataVersion() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, pragma.Step());
+  return row ? pragma.ColumnInt64(0) : 0;
+}
+
+absl::StatusOr<int64_t> UrlsTable::StoredGeneration() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadGeneration));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  int64_t generation = 0;
+  if (!row || !absl::SimpleAtoi(select.ColumnText(0), &generation)) {
+    return CorruptError(kUrlsModule, absl::StrCat("table '", name_, "' has no valid generation"));
+  }
+  return generation;
+}
+
+absl::Status UrlsTable::LoadAll() {
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, StoredGeneration());
+  std::vector<std::vector<uint8_t>> parts;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadBase));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      if (select.ColumnInt64(0) != static_cast<int64_t>(parts.size())) {
+        return CorruptError(kUrlsModule, absl::StrCat("table '", name_, "': base part ",
+                                                      parts.size(), " is missing"));
+      }
+      absl::Span<const uint8_t> data = select.ColumnBlob(1);
+      parts.emplace_back(data.begin(), data.end());
+    }
+  }
+  std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
+  absl::StatusOr<UrlBase> base = UrlBase::Load(spans);
+  if (!base.ok()) return Corrupt(base.status());
+  store_.Reset(std::move(*base));
+  fingerprints_->Invalidate();
+  last_seq_ = 0;
+  CRAWLDB_RETURN_IF_ERROR(ReplayLogSince(0));
+  generation_ = generation;
+  reload_ = false;
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    int64_t first_id = select.ColumnInt64(1);
+    absl::StatusOr<std::vector<std::string_view>> added = DecodeLogKeys(select.ColumnBlob(2));
+    if (!added.ok()) return Corrupt(added.status());
+    for (size_t i = 0; i < added->size(); ++i) {
+      absl::Status status = store_.ReplayAdd((*added)[i], first_id + static_cast<int64_t>(i));
+      if (!status.ok()) return Corrupt(status);
+    }
+    absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
+    if (!deleted.ok()) return Corrupt(deleted.status());
+    for (int64_t id : *deleted) {
+      if (absl::Status status = store_.ReplayDelete(id); !status.ok()) return Corrupt(status);
+    }
+    last_seq_ = select.ColumnInt64(0);
+  }
+  store_.ClearUndo();  // replayed changes are committed ones
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::CatchUp() {
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t version, DataVersion());
+  if (!reload_ && version == data_version_) return absl::OkStatus();
+  if (!reload_) {
+    CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, StoredGeneration());
+    reload_ = generation != generation_;
+  }
+  if (reload_) {
+    CRAWLDB_RETURN_IF_ERROR(LoadAll());
+  } else {
+    CRAWLDB_RETURN_IF_ERROR(ReplayLogSince(last_seq_));
+  }
+  data_version_ = version;
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions.
+
+absl::Status UrlsTable::Begin() {
+  {
+    // Take the write lock now, so that no other connection commits between this catch-up and
+    // this transaction's commit (ids are handed out in memory).
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement lock, statements_->Use(kTakeWriteLock));
+    sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+    CRAWLDB_RETURN_IF_ERROR(lock.Run());
+    sqlite3_set_last_insert_rowid(db_, last_rowid);
+  }
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  store_.ClearUndo();
+  EndTransaction();
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::Sync() {
+  UrlStore::Pending pending = store_.PendingSince(synced_mark_);
+  if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
+  // The log row must not change the user's last_insert_rowid().
+  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, last_seq_ + 1));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, pending.first_added_id));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(pending.added_keys)));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(pending.deleted_ids)));
+    CRAWLDB_RETURN_IF_ERROR(append.Run());
+  }
+  sqlite3_set_last_insert_rowid(db_, last_rowid);
+  ++last_seq_;
+  ++synced_rows_;
+  synced_mark_ = store_.UndoMark();
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::Commit() {
+  store_.ClearUndo();
+  EndTransaction();
+  // This connection's own commit leaves data_version as it was: nothing to catch up with.
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::Rollback() {
+  store_.UndoTo(0);
+  last_seq_ -= synced_rows_;  // the log rows xSync wrote are rolled back too
+  if (reload_after_rollback_) reload_ = true;
+  EndTransaction();
+  return absl::OkStatus();
+}
+
+void UrlsTable::EndTransaction() {
+  synced_mark_ = 0;
+  synced_rows_ = 0;
+  reload_after_rollback_ = false;
+  savepoint_marks_.clear();
+}
+
+absl::Status UrlsTable::Savepoint(int level) {
+  savepoint_marks_.resize(static_cast<size_t>(level) + 1, store_.UndoMark());
+  savepoint_marks_[static_cast<size_t>(level)] = store_.UndoMark();
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::Release(int level) {
+  if (static_cast<size_t>(level) < savepoint_marks_.size()) {
+    savepoint_marks_.resize(static_cast<size_t>(level));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::RollbackTo(int level) {
+  // An optimize in between rewrote the shadow tables, which SQLite has rolled back.
+  if (reload_after_rollback_) reload_ = true;
+  if (static_cast<size_t>(level) < savepoint_marks_.size()) {
+    store_.UndoTo(savepoint_marks_[static_cast<size_t>(level)]);
+    savepoint_marks_.resize(static_cast<size_t>(level) + 1);
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes.
+
+absl::Status UrlsTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
+  if (argc == 1) {  // DELETE
+    store_.Delete(sqlite3_value_int64(argv[0]));
+    return absl::OkStatus();
+  }
+  if (sqlite3_value_type(argv[0]) != SQLITE_NULL) {
+    return UserError(kUrlsModule, "UPDATE is not supported: a URL's text is its identity",
+                     "DELETE the row and INSERT the new URL");
+  }
+  sqlite3_value* command = argv[2 + kColumnCommand];
+  if (sqlite3_value_type(command) != SQLITE_NULL) {
+    return RunCommand(ToAbsl(TextOfValue(command)));
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_NULL || sqlite3_value_type(argv[2 + kColumnId]) != SQLITE_NULL) {
+    return UserError(kUrlsModule, "id is assigned by crawldb", "insert only the url column");
+  }
+  if (sqlite3_value_type(argv[2 + kColumnHost]) != SQLITE_NULL ||
+      sqlite3_value_type(argv[2 + kColumnFp]) != SQLITE_NULL) {
+    return UserError(kUrlsModule, "host and fp are computed from the url",
+                     "insert only the url column");
+  }
+  return Insert(argv[2 + kColumnUrl], rowid);
+}
+
+absl::Status UrlsTable::Insert(sqlite3_value* value, sqlite3_int64* rowid) {
+  int type = sqlite3_value_type(value);
+  if (type != SQLITE_TEXT) {
+    return ConstraintError(kUrlsModule, type == SQLITE_NULL
+                                            ? "url is NULL"
+                                            : "url must be text, got a number or blob");
+  }
+  absl::StatusOr<NormalizedUrl> url = NormalizeUrl(TextOfValue(value), normalize_options_);
+  if (!url.ok()) {
+    return ConstraintError(kUrlsModule, absl::StrCat("invalid URL: ", url.status().message()));
+  }
+  std::string key = CanonicalKey(*url);
+  absl::StatusOr<std::optional<int64_t>> existing = store_.Find(key);
+  if (!existing.ok()) return Corrupt(existing.status());
+  if (existing->has_value()) {
+    if (sqlite3_vtab_on_conflict(db_) == SQLITE_REPLACE) {
+      *rowid = **existing;  // nothing to replace: the URL is its identity
+      return absl::OkStatus();
+    }
+    return ConstraintError(kUrlsModule,
+                           absl::StrCat("URL already stored: ", url->text(), " (id ", **existing, ")"),
+                           "use INSERT OR IGNORE to skip known URLs");
+  }
+  *rowid = store_.Add(key);
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::RunCommand(absl::string_view command) {
+  if (command == "optimize") return Optimize();
+  return UserError(kUrlsModule, absl::StrCat("unknown command '", command, "'"),
+                   "the command is 'optimize'");
+}
+
+absl::Status UrlsTable::Optimize() {
+  if (!sqlite3_get_autocommit(db_)) {
+    return UserError(kUrlsModule, "optimize cannot run inside a transaction",
+                     "COMMIT first, then optimize");
+  }
+  // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
+  // store is reloaded from them.
+  reload_ = true;
+  absl::StatusOr<std::vector<std::string>> keys = store_.LiveKeysSorted();
+  if (!keys.ok()) return Corrupt(keys.status());
+  std::vector<std::string_view> views(keys->begin(), keys->end());
+  CRAWLDB_ASSIGN_OR_RETURN(UrlBase base, UrlBase::Build(views));
+  keys->clear();
+  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearBase));
+    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  }
+  {
+    std::vector<std::vector<uint8_t>> parts = base.Parts();
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteBasePart));
+    for (size_t part = 0; part < parts.size(); ++part) {
+      CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, static_cast<int64_t>(part)));
+      CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(2, parts[part]));
+      CRAWLDB_RETURN_IF_ERROR(insert.Run());
+      sqlite3_reset(insert.get());
+    }
+  }
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
+    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  }
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteGeneration));
+    CRAWLDB_RETURN_IF_ERROR(write.BindText(1, absl::StrCat(generation_ + 1)));
+    CRAWLDB_RETURN_IF_ERROR(write.Run());
+  }
+  sqlite3_set_last_insert_rowid(db_, last_rowid);
+  store_.Reset(std::move(base));
+  fingerprints_->Invalidate();
+  ++generation_;
+  last_seq_ = 0;  // the log is empty; every connection restarts it from 1 after reloading
+  synced_mark_ = 0;
+  savepoint_marks_.clear();
+  reload_ = false;
+  // If this statement still fails after here, xRollback must reload: mark it.
+  reload_after_rollback_ = true;
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Look-ups for functions, statistics, checks.
+
+absl::StatusOr<std::optional<int64_t>> UrlsTable::IdOf(const NormalizedUrl& url) {
+  absl::StatusOr<std::optional<int64_t>> id = store_.Find(CanonicalKey(url));
+  if (!id.ok()) return Corrupt(id.status());
+  return id;
+}
+
+absl::StatusOr<std::optional<std::string>> UrlsTable::TextOf(int64_t id) {
+  absl::StatusOr<std::optional<std::string>> key = store_.KeyOf(id);
+  if (!key.ok()) return Corrupt(key.status());
+  if (!key->has_value()) return std::optional<std::string>();
+  absl::StatusOr<NormalizedUrl> url = UrlFromCanonicalKey(**key);
+  if (!url.ok()) return Corrupt(absl::DataLossError(url.status().message()));
+  return std::optional<std::string>(url->text());
+}
+
+absl::StatusOr<std::string> UrlsTable::StatsJson() {
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  size_t live = store_.live_count();
+  size_t stored = store_.base().StoredBytes();
+  size_t tail_key_bytes = 0;
+  for (size_t i = 0; i < store_.tail_size(); ++i) tail_key_bytes += store_.tail().Key(i).size();
+  return absl::StrFormat(
+      "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"max_id\":%d,\"base_urls\":%d,"
+      "\"base_blocks\":%d,\"base_bytes\":%d,\"tail_urls\":%d,\"tail_key_bytes\":%d,"
+      "\"deleted\":%d,\"memory_bytes\":%d,\"base_bytes_per_url\":%.3f}",
+      JsonString(name_), kUrlsModule, live, store_.max_id(), store_.base().size(),
+      store_.base().block_count(), stored, store_.tail_size(), tail_key_bytes,
+      store_.deleted_count(), store_.MemoryBytes(),
+      store_.base().size() == 0 ? 0.0
+                                : static_cast<double>(stored) / store_.base().size());
+}
+
+absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
+  absl::Status caught_up = CatchUp();
+  if (!caught_up.ok()) {
+    problems->push_back(absl::StrCat(name_, ": ", caught_up.message()));
+    return absl::OkStatus();
+  }
+  auto problem = [&](const std::string& what) { problems->push_back(absl::StrCat(name_, ": ", what)); };
+  // Every base key decodes, is a valid canonical key, and keys increase strictly.
+  std::string previous;
+  std::vector<std::string> keys;
+  for (size_t block = 0; block < store_.base().block_count(); ++block) {
+    keys.clear();
+    if (absl::Status status = store_.base().DecodeBlock(block, &keys); !status.ok()) {
+      problem(absl::StrCat("base block ", block, ": ", status.message()));
+      continue;
+    }
+    for (const std::string& key : keys) {
+      if (!previous.empty() && key <= previous) problem(absl::StrCat("base block ", block, " out of order"));
+      if (!UrlFromCanonicalKey(key).ok()) problem(absl::StrCat("base block ", block, " holds an invalid key"));
+      previous = key;
+    }
+  }
+  // Every live id maps to a key that maps back to it.
+  for (int64_t id = 1; id <= store_.max_id(); ++id) {
+    if (!store_.IsLive(id)) continue;
+    absl::StatusOr<std::optional<std::string>> key = store_.KeyOf(id);
+    if (!key.ok() || !key->has_value()) {
+      problem(absl::StrCat("id ", id, " has no URL"));
+      continue;
+    }
+    absl::StatusOr<std::optional<int64_t>> back = store_.Find(**key);
+    if (!back.ok() || !back->has_value() || **back != id) {
+      problem(absl::StrCat("id ", id, " does not map back to itself"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace crawldb::urls
+
+namespace crawldb::urls {
+
+absl::Status RegisterUrls(sqlite3* db, Connection* connection) {
+  int rc = sqlite3_create_module_v2(db, kUrlsModule, VtabModule<UrlsTable>::Get(), connection,
+                                    nullptr);
+  if (rc != SQLITE_OK) return SqliteFailure(db, rc, kUrlsModule);
+  return RegisterUrlFunctions(db, connection);
+}
+
+}  // namespace crawldb::urls

@@ -1,0 +1,124 @@
+// The `urls` virtual table (module crawldb_urls): the URL store as SQL.
+//
+//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192)];
+//   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
+//   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
+//
+// Shadow tables (the formats are owned by the headers named):
+//   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options, and
+//               'generation', bumped by every optimize
+//   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
+//   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h
+//
+// Transactions (design.md §5): xUpdate changes only the in-memory UrlStore, recording each
+// change in its undo log; xSync appends one <t>_log row with the transaction's changes (commit
+// cost proportional to the change); xRollback / xRollbackTo undo in memory. `optimize` rewrites
+// <t>_base and empties <t>_log at once, so it is refused inside an explicit transaction (like
+// VACUUM); a failed optimize statement reloads the store from the shadow tables.
+//
+// Other connections: at the start of every statement (xBegin, xFilter) the table compares
+// PRAGMA data_version with the value it last saw; when another connection committed, it reads
+// 'generation' and either replays the <t>_log rows it has not seen or, after an optimize,
+// reloads everything. xBegin also takes the write lock at once (a no-op UPDATE of <t>_config),
+// so two writers never hand out the same id.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "extension/common/connection.h"
+#include "extension/common/shadow_tables.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/trampoline.h"
+#include "extension/common/vtab_args.h"
+#include "extension/urls/url_normalizer.h"
+#include "extension/urls/url_store.h"
+
+namespace crawldb::urls {
+
+class FingerprintIndex;
+
+inline constexpr const char kUrlsModule[] = "crawldb_urls";
+
+class UrlsTable : public VirtualTable, public CrawldbTable {
+ public:
+  class Cursor;
+
+  static absl::StatusOr<std::unique_ptr<UrlsTable>> Create(sqlite3* db, void* aux,
+                                                           const VtabArgs& args);
+  static absl::StatusOr<std::unique_ptr<UrlsTable>> Connect(sqlite3* db, void* aux,
+                                                            const VtabArgs& args);
+  static bool IsShadowName(absl::string_view suffix);
+  ~UrlsTable() override;
+
+  absl::Status BestIndex(sqlite3_index_info* info);
+  absl::StatusOr<std::unique_ptr<Cursor>> Open();
+  absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
+  absl::Status Destroy();
+  absl::Status Rename(const char* new_name);
+  absl::Status Begin();
+  absl::Status Sync();
+  absl::Status Commit();
+  absl::Status Rollback();
+  absl::Status Savepoint(int level);
+  absl::Status Release(int level);
+  absl::Status RollbackTo(int level);
+
+  // CrawldbTable
+  const std::string& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  absl::StatusOr<std::string> StatsJson() override;
+  absl::Status Check(std::vector<std::string>* problems) override;
+
+  // For the SQL functions: look-ups on the committed-or-own state, after catching up with other
+  // connections.
+  absl::StatusOr<std::optional<int64_t>> IdOf(const NormalizedUrl& url);
+  absl::StatusOr<std::optional<std::string>> TextOf(int64_t id);
+
+  // Brings the store up to date with what other connections committed (see above).
+  absl::Status CatchUp();
+
+  const UrlStore& store() const { return store_; }
+  const NormalizeOptions& normalize_options() const { return normalize_options_; }
+
+ private:
+  UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length);
+  std::unique_ptr<StatementCache> MakeStatements() const;
+
+  void EndTransaction();
+  absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
+  absl::Status RunCommand(absl::string_view command);
+  absl::Status Optimize();
+  absl::Status LoadAll();
+  absl::Status ReplayLogSince(int64_t seq);
+  absl::StatusOr<int64_t> DataVersion();
+  absl::StatusOr<int64_t> StoredGeneration();
+  // The message for stored bytes that failed validation, through CorruptError.
+  absl::Status Corrupt(const absl::Status& cause) const;
+
+  sqlite3* db_;
+  Connection* connection_;
+  std::string schema_;
+  std::string name_;
+  NormalizeOptions normalize_options_;
+  std::unique_ptr<StatementCache> statements_;
+  UrlStore store_;
+  std::unique_ptr<FingerprintIndex> fingerprints_;
+
+  int64_t generation_ = -1;    // 'generation' the store was loaded at; -1: not loaded
+  int64_t last_seq_ = 0;       // the newest <t>_log row applied
+  int64_t data_version_ = -1;  // PRAGMA data_version when last caught up
+  bool reload_ = true;         // the store must be reloaded before its next use
+  size_t synced_mark_ = 0;     // undo mark up to which xSync has written this transaction
+  int64_t synced_rows_ = 0;    // <t>_log rows xSync wrote in this transaction
+  bool reload_after_rollback_ = false;  // an optimize ran in this transaction
+  std::vector<size_t> savepoint_marks_;  // undo mark at each open savepoint level
+};
+
+// Registers the crawldb_urls module and the url_* functions on `db`.
+absl::Status RegisterUrls(sqlite3* db, Connection* connection);
+
+}  // namespace crawldb::urls

@@ -1,0 +1,97 @@
+// Helpers for tests that drive the built crawldb.so through SQLiteCpp, as a user's program does.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+namespace crawldb::testing {
+
+// A database (":memory:" or a file path) with crawldb loaded.
+inline SQLite::Database LoadedDb(const std::string& path = ":memory:") {
+  SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  db.loadExtension(CRAWLDB_EXTENSION_PATH, nullptr);
+  return db;
+}
+
+// A fresh path for a database file in the test temp folder.
+inline std::string TempDbPath(const std::string& name) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "crawldb_vtab_tests";
+  std::filesystem::create_directories(dir);
+  std::filesystem::path path = dir / (name + ".db");
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    std::filesystem::remove(path.string() + suffix);
+  }
+  return path.string();
+}
+
+// The single text value of `sql`; "NULL" for NULL.
+inline std::string One(SQLite::Database& db, const std::string& sql) {
+  SQLite::Column column = db.execAndGet(sql);
+  return column.isNull() ? "NULL" : column.getString();
+}
+
+// Every row of `sql`, columns joined by '|'.
+inline std::vector<std::string> Rows(SQLite::Database& db, const std::string& sql) {
+  SQLite::Statement statement(db, sql);
+  std::vector<std::string> rows;
+  while (statement.executeStep()) {
+    std::string row;
+    for (int i = 0; i < statement.getColumnCount(); ++i) {
+      if (i > 0) row += '|';
+      SQLite::Column column = statement.getColumn(i);
+      row += column.isNull() ? "NULL" : column.getString();
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Runs `sql`, which must fail with `code` (primary or extended) and exactly `message`.
+inline void ExpectError(SQLite::Database& db, const std::string& sql, int code,
+                        const std::string& message) {
+  try {
+    db.exec(sql);
+    ADD_FAILURE() << "no error from: " << sql;
+  } catch (const SQLite::Exception& e) {
+    EXPECT_TRUE(e.getErrorCode() == code || e.getExtendedErrorCode() == code)
+        << sql << ": code " << e.getErrorCode() << "/" << e.getExtendedErrorCode();
+    EXPECT_EQ(std::string(e.what()), message) << sql;
+  }
+}
+
+// The shared real data folder (CTest sets CRAWLDB_SHARED_DATA).
+inline std::string SharedData() {
+  const char* dir = std::getenv("CRAWLDB_SHARED_DATA");
+  return dir != nullptr ? dir : "../shared/data";
+}
+
+// The first `limit` lines of an .xz file; fails the test when it cannot be read.
+inline std::vector<std::string> ReadXzLines(const std::string& path, size_t limit = SIZE_MAX) {
+  std::vector<std::string> lines;
+  EXPECT_TRUE(std::filesystem::exists(path)) << path << " is missing";
+  FILE* pipe = popen(("xz -dc '" + path + "'").c_str(), "r");
+  if (pipe == nullptr) {
+    ADD_FAILURE() << "cannot run xz";
+    return lines;
+  }
+  std::string line;
+  for (int c; lines.size() < limit && (c = std::fgetc(pipe)) != EOF;) {
+    if (c == '\n') {
+      lines.push_back(std::move(line));
+      line.clear();
+    } else {
+      line.push_back(static_cast<char>(c));
+    }
+  }
+  pclose(pipe);
+  EXPECT_FALSE(lines.empty()) << path;
+  return lines;
+}
+
+}  // namespace crawldb::testing

@@ -1,0 +1,425 @@
+// The urls table through SQL, as a user drives it: writes, conflict clauses, look-up plans,
+// transactions, persistence, other connections, functions and corruption.
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "tests/vtab/loaded_db.h"
+
+namespace crawldb::testing {
+namespace {
+
+constexpr char kConstraintPrefix[] = "crawldb_urls: ";
+
+class UrlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override { db_.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls"); }
+  void TearDown() override { EXPECT_EQ(One(db_, "SELECT crawldb_check()"), "ok"); }
+  void Insert(const std::string& url) {
+    SQLite::Statement insert(db_, "INSERT INTO urls(url) VALUES (?)");
+    insert.bind(1, url);
+    insert.exec();
+  }
+  SQLite::Database db_ = LoadedDb();
+};
+
+TEST_F(UrlsTest, InsertAssignsDenseIdsAndNormalises) {
+  Insert("HTTP://Example.COM:80/a/./b/../c#frag");
+  EXPECT_EQ(db_.getLastInsertRowid(), 1);
+  Insert("https://www.example.com/");
+  EXPECT_EQ(db_.getLastInsertRowid(), 2);
+  EXPECT_EQ(Rows(db_, "SELECT id, url, host FROM urls"),
+            (std::vector<std::string>{"1|http://example.com/a/c|example.com",
+                                      "2|https://www.example.com/|www.example.com"}));
+  EXPECT_EQ(One(db_, "SELECT fp = url_fp('http://example.com/a/c') FROM urls WHERE id = 1"), "1");
+}
+
+TEST_F(UrlsTest, KnownUrlIsAConstraintErrorNamingIt) {
+  Insert("http://example.com/a");
+  ExpectError(db_, "INSERT INTO urls(url) VALUES ('http://EXAMPLE.com/a')", SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) +
+                  "URL already stored: http://example.com/a (id 1); use INSERT OR IGNORE to skip "
+                  "known URLs");
+  EXPECT_EQ(One(db_, "SELECT count(*) FROM urls"), "1");
+}
+
+TEST_F(UrlsTest, OrIgnoreSkipsKnownAndInvalidUrls) {
+  Insert("http://example.com/a");
+  db_.exec(
+      "INSERT OR IGNORE INTO urls(url) VALUES ('http://example.com/a'), ('mailto:x@y.z'), "
+      "('javascript:void(0)'), (NULL), (42), ('http://example.com/b')");
+  EXPECT_EQ(db_.getChanges(), 1);
+  EXPECT_EQ(db_.getLastInsertRowid(), 2);
+  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://example.com/a", "2|http://example.com/b"}));
+}
+
+TEST_F(UrlsTest, OrReplaceKeepsTheExistingId) {
+  Insert("http://example.com/a");
+  Insert("http://example.com/b");
+  db_.exec("INSERT OR REPLACE INTO urls(url) VALUES ('http://example.com/a')");
+  EXPECT_EQ(db_.getLastInsertRowid(), 1);
+  EXPECT_EQ(One(db_, "SELECT count(*) FROM urls"), "2");
+}
+
+TEST_F(UrlsTest, InvalidUrlsAreConstraintErrorsWithTheReason) {
+  ExpectError(db_, "INSERT INTO urls(url) VALUES ('mailto:x@y.z')", SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) +
+                  "invalid URL: unsupported scheme 'mailto': mailto:x@y.z");
+  ExpectError(db_, "INSERT INTO urls(url) VALUES ('http://a' || char(0) || 'b/')",
+              SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) + "invalid URL: embedded NUL byte: http://a\\x00b/");
+  ExpectError(db_, "INSERT INTO urls(url) VALUES (NULL)", SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) + "url is NULL");
+  ExpectError(db_, "INSERT INTO urls(url) VALUES (3.5)", SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) + "url must be text, got a number or blob");
+  ExpectError(db_, "INSERT INTO urls(url) VALUES ('http://x.com/' || printf('%.9000c', 'a'))",
+              SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) +
+                  "invalid URL: longer than 8192 bytes: http://x.com/" + std::string(87, 'a') +
+                  "…");
+  EXPECT_EQ(One(db_, "SELECT count(*) FROM urls"), "0");
+}
+
+TEST_F(UrlsTest, MaxUrlLengthIsAnOption) {
+  db_.exec("CREATE VIRTUAL TABLE short USING crawldb_urls(max_url_length=64)");
+  ExpectError(db_, "INSERT INTO short(url) VALUES ('http://x.com/' || printf('%.60c', 'a'))",
+              SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) + "invalid URL: longer than 64 bytes: http://x.com/" +
+                  std::string(60, 'a'));
+  ExpectError(db_, "CREATE VIRTUAL TABLE bad USING crawldb_urls(max_url_length=10)", SQLITE_ERROR,
+              "crawldb_urls: option 'max_url_length' must be an integer from 64 to 1048576, got "
+              "'10'");
+  ExpectError(db_, "CREATE VIRTUAL TABLE bad USING crawldb_urls(lenght=10)", SQLITE_ERROR,
+              "crawldb_urls: unknown option 'lenght'; expected one of: max_url_length");
+}
+
+TEST_F(UrlsTest, MultiRowInsertFailingMidwayKeepsNothingOfTheStatement) {
+  Insert("http://example.com/a");
+  ExpectError(db_,
+              "INSERT INTO urls(url) VALUES ('http://example.com/b'), ('http://example.com/a'), "
+              "('http://example.com/c')",
+              SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) +
+                  "URL already stored: http://example.com/a (id 1); use INSERT OR IGNORE to skip "
+                  "known URLs");
+  EXPECT_EQ(Rows(db_, "SELECT url FROM urls"), (std::vector<std::string>{"http://example.com/a"}));
+  // OR FAIL keeps the rows before the failing one.
+  ExpectError(db_,
+              "INSERT OR FAIL INTO urls(url) VALUES ('http://example.com/b'), "
+              "('http://example.com/a'), ('http://example.com/c')",
+              SQLITE_CONSTRAINT,
+              std::string(kConstraintPrefix) +
+                  "URL already stored: http://example.com/a (id 1); use INSERT OR IGNORE to skip "
+                  "known URLs");
+  EXPECT_EQ(Rows(db_, "SELECT url FROM urls"),
+            (std::vector<std::string>{"http://example.com/a", "http://example.com/b"}));
+}
+
+TEST_F(UrlsTest, UpdateIsRefusedAndIdsAreNotUserSet) {
+  Insert("http://example.com/a");
+  ExpectError(db_, "UPDATE urls SET url = 'http://example.com/b' WHERE id = 1", SQLITE_ERROR,
+              "crawldb_urls: UPDATE is not supported: a URL's text is its identity; DELETE the "
+              "row and INSERT the new URL");
+  ExpectError(db_, "INSERT INTO urls(id, url) VALUES (7, 'http://example.com/b')", SQLITE_ERROR,
+              "crawldb_urls: id is assigned by crawldb; insert only the url column");
+  ExpectError(db_, "INSERT INTO urls(url, fp) VALUES ('http://example.com/b', 5)", SQLITE_ERROR,
+              "crawldb_urls: host and fp are computed from the url; insert only the url column");
+  ExpectError(db_, "INSERT INTO urls(urls) VALUES ('defragment')", SQLITE_ERROR,
+              "crawldb_urls: unknown command 'defragment'; the command is 'optimize'");
+}
+
+TEST_F(UrlsTest, DeleteDoesNotReuseIdsUntilOptimize) {
+  Insert("http://b.com/");
+  Insert("http://a.com/");
+  Insert("http://c.com/");
+  db_.exec("DELETE FROM urls WHERE url = 'http://a.com/'");
+  EXPECT_EQ(db_.getChanges(), 1);
+  Insert("http://d.com/");
+  EXPECT_EQ(db_.getLastInsertRowid(), 4);
+  Insert("http://a.com/");  // re-added: a new id
+  EXPECT_EQ(db_.getLastInsertRowid(), 5);
+  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://b.com/", "3|http://c.com/", "4|http://d.com/",
+                                      "5|http://a.com/"}));
+  EXPECT_EQ(One(db_, "SELECT url_id('http://a.com')"), "5");
+  EXPECT_EQ(One(db_, "SELECT url_text(2)"), "NULL");
+  // Optimize renumbers into canonical order: dense ids 1..N.
+  db_.exec("INSERT INTO urls(urls) VALUES ('optimize')");
+  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://a.com/", "2|http://b.com/", "3|http://c.com/",
+                                      "4|http://d.com/"}));
+}
+
+TEST_F(UrlsTest, CanonicalOrderGroupsDomainsAndHosts) {
+  for (const char* url : {"http://www.example.com/b", "https://example.com/", "http://zeta.org/",
+                          "http://example-shop.com/", "http://shop.example.com/",
+                          "http://example.com/a", "http://10.0.0.1/"}) {
+    Insert(url);
+  }
+  EXPECT_EQ(One(db_, "SELECT crawldb_optimize() IS NOT NULL"), "1");
+  EXPECT_EQ(Rows(db_, "SELECT url FROM urls ORDER BY id"),
+            (std::vector<std::string>{"http://10.0.0.1/", "http://example.com/a",
+                                      "https://example.com/", "http://shop.example.com/",
+                                      "http://www.example.com/b", "http://example-shop.com/",
+                                      "http://zeta.org/"}));
+}
+
+TEST_F(UrlsTest, LookupsThroughEveryPlan) {
+  for (const char* url : {"http://example.com/a", "http://example.com/b", "https://example.com/c",
+                          "http://www.example.com/a", "http://other.org/x"}) {
+    Insert(url);
+  }
+  for (bool optimized : {false, true}) {
+    SCOPED_TRACE(optimized ? "after optimize" : "before optimize");
+    if (optimized) db_.exec("SELECT crawldb_optimize()");
+    std::string id_b = One(db_, "SELECT url_id('http://example.com/b')");
+    EXPECT_EQ(One(db_, "SELECT url FROM urls WHERE id = " + id_b), "http://example.com/b");
+    EXPECT_EQ(One(db_, "SELECT count(*) FROM urls WHERE id IN (1, 3, 5, 99)"), "3");
+    EXPECT_EQ(One(db_, "SELECT url FROM urls WHERE url = 'HTTP://EXAMPLE.COM/b'"),
+              "http://example.com/b");
+    EXPECT_EQ(One(db_, "SELECT count(*) FROM urls WHERE url IN ('http://example.com/a', "
+                       "'http://other.org/x', 'http://nowhere/', 'not a url')"),
+              "2");
+    EXPECT_EQ(One(db_, "SELECT url FROM urls WHERE fp = url_fp('http://other.org/x')"),
+              "http://other.org/x");
+    EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE host = 'EXAMPLE.com' ORDER BY url"),
+              (std::vector<std::string>{"http://example.com/a", "http://example.com/b",
+                                        "https://example.com/c"}));
+    EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url LIKE 'http://example.com/%' ORDER BY url"),
+              (std::vector<std::string>{"http://example.com/a", "http://example.com/b"}));
+    EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url GLOB 'http*://example.com/*' ORDER BY url"),
+              (std::vector<std::string>{"http://example.com/a", "http://example.com/b",
+                                        "https://example.com/c"}));
+    EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url >= 'http://example.com/b' AND "
+                        "url < 'http://example.com/c' ORDER BY url"),
+              (std::vector<std::string>{"http://example.com/b"}));
+    EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url > 'http://o' ORDER BY url"),
+              (std::vector<std::string>{"http://other.org/x", "http://www.example.com/a",
+                                        "https://example.com/c"}));
+    EXPECT_EQ(One(db_, "SELECT group_concat(id) FROM urls WHERE id > 2 AND id <= 4"), "3,4");
+    EXPECT_EQ(One(db_, "SELECT group_concat(id) FROM urls WHERE id >= 4.5"), "5");
+    EXPECT_EQ(One(db_, "SELECT count(*) FROM urls WHERE id < 1"), "0");
+  }
+}
+
+TEST_F(UrlsTest, PlansUseTheIndex) {
+  // Estimates follow the table's size, as they should: give it a realistic one.
+  db_.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
+           "INSERT INTO urls(url) SELECT 'http://example.com/' || i FROM n");
+  db_.exec("CREATE TABLE pages(url_id INTEGER, title TEXT)");
+  auto plan = [&](const std::string& sql) {
+    std::string text;
+    for (const std::string& row : Rows(db_, "EXPLAIN QUERY PLAN " + sql)) text += row + "\n";
+    return text;
+  };
+  EXPECT_NE(plan("SELECT * FROM urls WHERE id = 1").find("VIRTUAL TABLE INDEX 1:"),
+            std::string::npos);
+  EXPECT_NE(plan("SELECT * FROM urls WHERE url = 'http://example.com/a'")
+                .find("VIRTUAL TABLE INDEX 2:"),
+            std::string::npos);
+  EXPECT_NE(plan("SELECT * FROM urls WHERE fp = 5").find("VIRTUAL TABLE INDEX 3:"),
+            std::string::npos);
+  EXPECT_NE(plan("SELECT * FROM urls WHERE host = 'example.com'").find("VIRTUAL TABLE INDEX 4:"),
+            std::string::npos);
+  // In a join the planner looks urls up by id for each row of the other table.
+  std::string join = plan("SELECT u.url, p.title FROM pages p JOIN urls u ON u.id = p.url_id");
+  EXPECT_NE(join.find("SCAN p"), std::string::npos) << join;
+  EXPECT_NE(join.find("SCAN u VIRTUAL TABLE INDEX 1:"), std::string::npos) << join;
+}
+
+TEST_F(UrlsTest, RollbackAndSavepointsLeaveNoTrace) {
+  Insert("http://keep.com/");
+  db_.exec("BEGIN");
+  Insert("http://gone.com/");
+  db_.exec("DELETE FROM urls WHERE url = 'http://keep.com/'");
+  EXPECT_EQ(One(db_, "SELECT count(*) FROM urls"), "1");
+  db_.exec("ROLLBACK");
+  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"), (std::vector<std::string>{"1|http://keep.com/"}));
+
+  db_.exec("BEGIN");
+  Insert("http://one.com/");
+  db_.exec("SAVEPOINT s");
+  Insert("http://two.com/");
+  db_.exec("DELETE FROM urls WHERE id = 1");
+  db_.exec("ROLLBACK TO s");
+  Insert("http://three.com/");
+  db_.exec("RELEASE s");
+  db_.exec("COMMIT");
+  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://keep.com/", "2|http://one.com/",
+                                      "3|http://three.com/"}));
+}
+
+TEST_F(UrlsTest, OptimizeIsRefusedInsideATransaction) {
+  db_.exec("BEGIN");
+  Insert("http://a.com/");
+  ExpectError(db_, "INSERT INTO urls(urls) VALUES ('optimize')", SQLITE_ERROR,
+              "crawldb_urls: optimize cannot run inside a transaction; COMMIT first, then "
+              "optimize");
+  db_.exec("COMMIT");
+  EXPECT_EQ(One(db_, "SELECT count(*) FROM urls"), "1");
+}
+
+TEST_F(UrlsTest, FunctionsHandleBadInput) {
+  EXPECT_EQ(One(db_, "SELECT url_normalize('HTTP://A.com:80')"), "http://a.com/");
+  EXPECT_EQ(One(db_, "SELECT url_normalize('nonsense')"), "NULL");
+  EXPECT_EQ(One(db_, "SELECT url_normalize(NULL)"), "NULL");
+  EXPECT_EQ(One(db_, "SELECT url_host('https://WWW.a.com/x')"), "www.a.com");
+  EXPECT_EQ(One(db_, "SELECT url_domain('https://www.a.co.uk/x')"), "a.co.uk");
+  EXPECT_EQ(One(db_, "SELECT url_problem('http://a.com/')"), "NULL");
+  EXPECT_EQ(One(db_, "SELECT url_problem('ftp://a.com/')"), "unsupported scheme 'ftp': ftp://a.com/");
+  EXPECT_EQ(One(db_, "SELECT url_problem(x'687474703a2f2f61002f')"),
+            "embedded NUL byte: http://a\\x00/");
+  EXPECT_EQ(One(db_, "SELECT url_id('http://absent.com/')"), "NULL");
+  EXPECT_EQ(One(db_, "SELECT url_text('abc')"), "NULL");
+  EXPECT_EQ(One(db_, "SELECT url_text(0)"), "NULL");
+  ExpectError(db_, "SELECT url_id()", SQLITE_ERROR,
+              "wrong number of arguments to function url_id()");
+  // The fingerprint is XXH3-64 of the normalised text, as `xxhsum -H3` prints it.
+  EXPECT_EQ(One(db_, "SELECT printf('%016x', url_fp('HTTP://example.com'))"), "b97a010e03af1e2b");
+}
+
+TEST(UrlsFunctions, NeedAUrlsTable) {
+  SQLite::Database db = LoadedDb();
+  ExpectError(db, "SELECT url_id('http://a.com/')", SQLITE_ERROR,
+              "url_id: there is no crawldb_urls table named 'urls'; create it with CREATE "
+              "VIRTUAL TABLE urls USING crawldb_urls");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+  EXPECT_EQ(One(db, "SELECT crawldb_stats()"), "{\"tables\":[]}");
+}
+
+TEST(UrlsPersistence, ReopenReadsWhatWasCommitted) {
+  std::string path = TempDbPath("urls_reopen");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("INSERT INTO urls(url) VALUES ('http://b.com/'), ('http://a.com/')");
+    db.exec("SELECT crawldb_optimize()");
+    db.exec("INSERT INTO urls(url) VALUES ('http://c.com/'), ('http://d.com/')");
+    db.exec("DELETE FROM urls WHERE url = 'http://b.com/'");
+    db.exec("BEGIN");
+    db.exec("INSERT INTO urls(url) VALUES ('http://uncommitted.com/')");
+  }  // closed with the transaction open: rolled back
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://a.com/", "3|http://c.com/", "4|http://d.com/"}));
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
+TEST(UrlsPersistence, AnotherConnectionSeesCommitsAtItsNextStatement) {
+  std::string path = TempDbPath("urls_two_connections");
+  SQLite::Database first = LoadedDb(path);
+  first.exec("PRAGMA journal_mode=WAL");
+  first.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  SQLite::Database second = LoadedDb(path);
+  second.exec("PRAGMA busy_timeout=5000");
+  EXPECT_EQ(One(second, "SELECT count(*) FROM urls"), "0");
+  first.exec("INSERT INTO urls(url) VALUES ('http://a.com/'), ('http://b.com/')");
+  EXPECT_EQ(One(second, "SELECT group_concat(url) FROM urls"), "http://a.com/,http://b.com/");
+  second.exec("INSERT INTO urls(url) VALUES ('http://c.com/')");
+  EXPECT_EQ(second.getLastInsertRowid(), 3);
+  EXPECT_EQ(One(first, "SELECT url_id('http://c.com/')"), "3");
+  first.exec("DELETE FROM urls WHERE id = 1");
+  first.exec("SELECT crawldb_optimize()");
+  EXPECT_EQ(Rows(second, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://b.com/", "2|http://c.com/"}));
+  second.exec("INSERT INTO urls(url) VALUES ('http://d.com/')");
+  EXPECT_EQ(One(first, "SELECT url_text(3)"), "http://d.com/");
+  EXPECT_EQ(One(first, "SELECT crawldb_check()"), "ok");
+  EXPECT_EQ(One(second, "SELECT crawldb_check()"), "ok");
+}
+
+TEST(UrlsPersistence, CommitWritesOneLogRowPerTransaction) {
+  SQLite::Database db = LoadedDb();
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  db.exec("BEGIN");
+  for (int i = 0; i < 100; ++i) {
+    db.exec("INSERT INTO urls(url) VALUES ('http://a.com/" + std::to_string(i) + "')");
+  }
+  db.exec("COMMIT");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls_log"), "1");
+  db.exec("INSERT INTO urls(url) VALUES ('http://b.com/')");
+  EXPECT_EQ(One(db, "SELECT count(*) || ' ' || max(seq) FROM urls_log"), "2 2");
+  db.exec("SELECT crawldb_optimize()");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls_log"), "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "101");
+}
+
+// flip(blob, at): the blob with byte `at` XOR 0x5A (the blob itself when it is shorter).
+void FlipByte(sqlite3_context* context, int, sqlite3_value** argv) {
+  const auto* data = static_cast<const unsigned char*>(sqlite3_value_blob(argv[0]));
+  std::string bytes(reinterpret_cast<const char*>(data), sqlite3_value_bytes(argv[0]));
+  size_t at = static_cast<size_t>(sqlite3_value_int64(argv[1]));
+  if (at < bytes.size()) bytes[at] = static_cast<char>(bytes[at] ^ 0x5A);
+  sqlite3_result_blob(context, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+}
+
+TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
+  std::string path = TempDbPath("urls_corrupt");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("BEGIN");
+    for (int i = 0; i < 300; ++i) {
+      db.exec("INSERT INTO urls(url) VALUES ('http://site" + std::to_string(i % 7) +
+              ".com/page/" + std::to_string(i) + "')");
+    }
+    db.exec("COMMIT");
+    db.exec("SELECT crawldb_optimize()");
+    db.exec("INSERT INTO urls(url) VALUES ('http://late.com/1'), ('http://late.com/2')");
+  }
+  // Truncate or flip bytes of every stored blob, one damage at a time, and read everything back.
+  const std::vector<std::string> damages = {
+      "UPDATE urls_base SET data = substr(data, 1, length(data) / 2) WHERE part = 2",
+      "UPDATE urls_base SET data = x'' WHERE part = 1",
+      "UPDATE urls_base SET data = x'01ff' WHERE part = 0",
+      "DELETE FROM urls_base WHERE part = 3",
+      "UPDATE urls_log SET added = substr(added, 1, 5)",
+      "UPDATE urls_log SET deleted = x'0101'",
+      "UPDATE urls_log SET first_id = 2",
+      "UPDATE urls_config SET value = 'x' WHERE key = 'generation'",
+  };
+  std::vector<std::string> flips;
+  for (size_t at = 0; at < 60; ++at) {
+    // Byte `at` of block 1 XOR 0x5A, through hex so that any byte value works.
+    flips.push_back("UPDATE urls_base SET data = unhex_flip(data, " + std::to_string(at) +
+                    ") WHERE part = 2");
+  }
+  auto damaged_copy = [&](const std::string& damage) {
+    std::string copy = TempDbPath("urls_corrupt_copy");
+    std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+    SQLite::Database db = LoadedDb(copy);
+    db.createFunction("unhex_flip", 2, true, nullptr, &FlipByte);
+    db.exec(damage);
+    return copy;
+  };
+  // Reading a damaged table either works (the damage kept the data valid) or fails with
+  // SQLITE_CORRUPT_VTAB; it never crashes or reads out of bounds (ASan watches).
+  auto read_all = [](SQLite::Database& reader) {
+    try {
+      reader.exec("SELECT url, host, fp FROM urls");
+      reader.exec("SELECT * FROM urls WHERE url = 'http://site3.com/page/3'");
+      reader.exec("SELECT * FROM urls WHERE id = 17");
+      reader.exec("SELECT * FROM urls WHERE host = 'site3.com'");
+    } catch (const SQLite::Exception& e) {
+      EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("crawldb_urls: ", 0), 0u) << e.what();
+    }
+  };
+  for (const std::string& flip : flips) {
+    SCOPED_TRACE(flip);
+    SQLite::Database reader = LoadedDb(damaged_copy(flip));
+    read_all(reader);
+    One(reader, "SELECT crawldb_check()");
+  }
+  for (const std::string& damage : damages) {
+    SCOPED_TRACE(damage);
+    SQLite::Database reader = LoadedDb(damaged_copy(damage));
+    read_all(reader);
+    EXPECT_NE(One(reader, "SELECT crawldb_check()"), "ok") << "a damage went unnoticed";
+  }
+}
+
+}  // namespace
+}  // namespace crawldb::testing
