@@ -1,24 +1,18 @@
 #include "codecs/bit_reader.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <random>
 #include <utility>
 #include <vector>
 
 #include "codecs/bit_writer.h"
 #include "gtest/gtest.h"
+#include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
-// A heap copy with no slack after the last byte, so AddressSanitizer catches any over-read.
-std::unique_ptr<uint8_t[]> ExactCopy(const std::vector<uint8_t>& bytes) {
-  auto copy = std::make_unique<uint8_t[]>(bytes.size());
-  std::copy(bytes.begin(), bytes.end(), copy.get());
-  return copy;
-}
+using ::crawldb::codecs::testing::ExactCopy;
 
 TEST(BitReader, ReadsMostSignificantBitFirst) {
   const std::vector<uint8_t> bytes = {0xB8, 0x01};

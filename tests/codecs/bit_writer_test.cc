@@ -6,25 +6,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
-// The first `bit_count` bits of `bytes` as '0'/'1', most significant bit of each byte first.
-std::string BitString(const std::vector<uint8_t>& bytes, uint64_t bit_count) {
-  std::string bits;
-  for (uint64_t i = 0; i < bit_count; ++i) {
-    bits += ((bytes[i / 8] >> (7 - i % 8)) & 1) ? '1' : '0';
-  }
-  return bits;
-}
-
-// The low `count` bits of `value` as '0'/'1', most significant first.
-std::string Binary(uint64_t value, int count) {
-  std::string bits;
-  for (int i = count - 1; i >= 0; --i) bits += ((value >> i) & 1) ? '1' : '0';
-  return bits;
-}
+using ::crawldb::codecs::testing::Binary;
+using ::crawldb::codecs::testing::BitString;
 
 TEST(BitWriter, PacksMostSignificantBitFirst) {
   BitWriter writer;

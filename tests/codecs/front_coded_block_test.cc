@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <random>
 #include <set>
@@ -12,23 +11,18 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
+#include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
+using ::crawldb::codecs::testing::ExactCopy;
 using std::string_literals::operator""s;
 
 std::vector<uint8_t> Build(const std::vector<std::string>& keys) {
   FrontCodedBlockBuilder builder;
   for (const std::string& key : keys) EXPECT_TRUE(builder.Add(key).ok()) << key;
   return builder.Finish();
-}
-
-// A heap copy with no slack after the last byte, so AddressSanitizer catches any over-read.
-std::unique_ptr<uint8_t[]> ExactCopy(const std::vector<uint8_t>& bytes) {
-  auto copy = std::make_unique<uint8_t[]>(bytes.size());
-  std::copy(bytes.begin(), bytes.end(), copy.get());
-  return copy;
 }
 
 // Decodes a whole block, or returns its error.

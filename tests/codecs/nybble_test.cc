@@ -1,38 +1,19 @@
 #include "codecs/nybble.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
-std::vector<uint64_t> TestValues() {
-  std::vector<uint64_t> values;
-  for (uint64_t v = 0; v < 1024; ++v) values.push_back(v);
-  for (int k = 1; k < 64; ++k) {
-    const uint64_t power = uint64_t{1} << k;
-    values.insert(values.end(), {power - 1, power, power + 1});
-  }
-  values.insert(values.end(), {UINT64_MAX - 1, UINT64_MAX});
-  return values;
-}
-
-std::vector<int64_t> SignedTestValues() {
-  std::vector<int64_t> values;
-  for (int64_t v = -1024; v <= 1024; ++v) values.push_back(v);
-  for (int k = 1; k < 63; ++k) {
-    const int64_t power = int64_t{1} << k;
-    values.insert(values.end(), {power - 1, power, power + 1, -power + 1, -power, -power - 1});
-  }
-  values.insert(values.end(), {INT64_MAX, INT64_MAX - 1, INT64_MIN, INT64_MIN + 1});
-  return values;
-}
+using ::crawldb::codecs::testing::ExactCopy;
+using ::crawldb::codecs::testing::SignedTestValues;
+using ::crawldb::codecs::testing::TestValues;
 
 // The nybbles of a stream, in stream order, as hex digits: "87" for the byte 0x78.
 std::string Nybbles(const std::vector<uint8_t>& bytes, size_t count) {
@@ -82,13 +63,6 @@ std::vector<uint8_t> FromNybbles(const std::string& hex) {
     bytes[i / 2] |= static_cast<uint8_t>(digit << (4 * (i % 2)));
   }
   return bytes;
-}
-
-// A heap copy with no slack after the last byte, so AddressSanitizer catches any over-read.
-std::unique_ptr<uint8_t[]> ExactCopy(const std::vector<uint8_t>& bytes) {
-  auto copy = std::make_unique<uint8_t[]>(bytes.size());
-  std::copy(bytes.begin(), bytes.end(), copy.get());
-  return copy;
 }
 
 TEST(Nybble, GoldenExamplesFromThePaper) {

@@ -1,41 +1,20 @@
 #include "codecs/varint.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
-// 0..1023, then 2^k − 1, 2^k and 2^k + 1 for every k that fits, and UINT64_MAX.
-std::vector<uint64_t> TestValues() {
-  std::vector<uint64_t> values;
-  for (uint64_t v = 0; v < 1024; ++v) values.push_back(v);
-  for (int k = 1; k < 64; ++k) {
-    const uint64_t power = uint64_t{1} << k;
-    values.insert(values.end(), {power - 1, power, power + 1});
-  }
-  values.push_back(UINT64_MAX - 1);
-  values.push_back(UINT64_MAX);
-  return values;
-}
-
-std::vector<int64_t> SignedTestValues() {
-  std::vector<int64_t> values;
-  for (int64_t v = -1024; v <= 1024; ++v) values.push_back(v);
-  for (int k = 1; k < 63; ++k) {
-    const int64_t power = int64_t{1} << k;
-    values.insert(values.end(), {power - 1, power, power + 1, -power + 1, -power, -power - 1});
-  }
-  values.insert(values.end(), {INT64_MAX, INT64_MAX - 1, INT64_MIN, INT64_MIN + 1});
-  return values;
-}
+using ::crawldb::codecs::testing::ExactCopy;
+using ::crawldb::codecs::testing::SignedTestValues;
+using ::crawldb::codecs::testing::TestValues;
 
 std::vector<uint8_t> Encode(uint64_t value) {
   std::vector<uint8_t> bytes;
@@ -45,8 +24,7 @@ std::vector<uint8_t> Encode(uint64_t value) {
 
 // Decodes from an exact heap copy so that AddressSanitizer sees any over-read.
 const uint8_t* DecodeExact(const std::vector<uint8_t>& bytes, uint64_t* out, size_t* consumed) {
-  auto copy = std::make_unique<uint8_t[]>(bytes.size());
-  std::copy(bytes.begin(), bytes.end(), copy.get());
+  auto copy = ExactCopy(bytes);
   const uint8_t* end = ReadVarint(copy.get(), copy.get() + bytes.size(), out);
   *consumed = end == nullptr ? 0 : static_cast<size_t>(end - copy.get());
   return end;

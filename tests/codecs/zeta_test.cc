@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,60 +10,17 @@
 #include "codecs/bit_writer.h"
 #include "codecs/elias_gamma.h"
 #include "gtest/gtest.h"
+#include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
-// 0..1023, then 2^k − 1, 2^k and 2^k + 1 for every k that fits, and UINT64_MAX.
-std::vector<uint64_t> TestValues() {
-  std::vector<uint64_t> values;
-  for (uint64_t v = 0; v < 1024; ++v) values.push_back(v);
-  for (int k = 1; k < 64; ++k) {
-    const uint64_t power = uint64_t{1} << k;
-    values.insert(values.end(), {power - 1, power, power + 1});
-  }
-  values.insert(values.end(), {UINT64_MAX - 1, UINT64_MAX});
-  return values;
-}
-
-// The low `count` bits of `value` as '0'/'1', most significant first.
-std::string Binary(unsigned __int128 value, int count) {
-  std::string bits;
-  for (int i = count - 1; i >= 0; --i) bits += ((value >> i) & 1) ? '1' : '0';
-  return bits;
-}
-
-// floor(log2 y), y ≥ 1.
-int Log2(unsigned __int128 y) {
-  int m = 0;
-  while (y >>= 1) ++m;
-  return m;
-}
-
-// The first `bit_count` bits of `bytes` as '0'/'1'.
-std::string BitString(const std::vector<uint8_t>& bytes, uint64_t bit_count) {
-  std::string bits;
-  for (uint64_t i = 0; i < bit_count; ++i) {
-    bits += ((bytes[i / 8] >> (7 - i % 8)) & 1) ? '1' : '0';
-  }
-  return bits;
-}
-
-// Bytes holding '0'/'1' bits, the last byte padded with zeros.
-std::vector<uint8_t> FromBitString(const std::string& bits) {
-  std::vector<uint8_t> bytes((bits.size() + 7) / 8, 0);
-  for (size_t i = 0; i < bits.size(); ++i) {
-    if (bits[i] == '1') bytes[i / 8] |= static_cast<uint8_t>(0x80 >> (i % 8));
-  }
-  return bytes;
-}
-
-// A heap copy with no slack after the last byte, so AddressSanitizer catches any over-read.
-std::unique_ptr<uint8_t[]> ExactCopy(const std::vector<uint8_t>& bytes) {
-  auto copy = std::make_unique<uint8_t[]>(bytes.size());
-  std::copy(bytes.begin(), bytes.end(), copy.get());
-  return copy;
-}
+using ::crawldb::codecs::testing::Binary;
+using ::crawldb::codecs::testing::BitString;
+using ::crawldb::codecs::testing::ExactCopy;
+using ::crawldb::codecs::testing::FromBitString;
+using ::crawldb::codecs::testing::Log2;
+using ::crawldb::codecs::testing::TestValues;
 
 // ζ_k(y) by the definition in Boldi and Vigna: h = floor(floor(log2 y) / k) in unary (h zeros
 // and a one), then the minimal binary code of y − 2^(hk) in [0, 2^((h+1)k) − 2^(hk)).
