@@ -27,9 +27,8 @@ absl::Status FingerprintIndex::Refresh(const UrlStore& store) {
   if (!base_built_) {
     base_.clear();
     base_.reserve(store.base().size());
-    std::vector<std::string> keys;
+    BlockKeys keys;
     for (size_t block = 0; block < store.base().block_count(); ++block) {
-      keys.clear();
       if (absl::Status status = store.base().DecodeBlock(block, &keys); !status.ok()) {
         return status;
       }

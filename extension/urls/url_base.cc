@@ -3,40 +3,51 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "codecs/front_coded_block.h"
 #include "codecs/varint.h"
 
 namespace crawldb::urls {
 namespace {
 
-using codecs::FrontCodedBlockBuilder;
 using codecs::FrontCodedBlockReader;
 
 absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("url base: ", what));
 }
 
-size_t BlocksFor(size_t count) { return (count + kKeysPerBlock - 1) / kKeysPerBlock; }
+size_t Blocks(size_t keys) { return (keys + kKeysPerBlock - 1) / kKeysPerBlock; }
+size_t PartsFor(size_t blocks) { return (blocks + kBlocksPerPart - 1) / kBlocksPerPart; }
 
 }  // namespace
 
-absl::StatusOr<UrlBase> UrlBase::Build(absl::Span<const std::string_view> sorted_keys) {
-  UrlBase base;
-  base.count_ = sorted_keys.size();
-  FrontCodedBlockBuilder builder;
-  for (size_t i = 0; i < sorted_keys.size(); ++i) {
-    if (i % kKeysPerBlock == 0) {
-      base.heads_.append(sorted_keys[i]);
-      base.head_offsets_.push_back(base.heads_.size());
-    }
-    if (absl::Status status = builder.Add(sorted_keys[i]); !status.ok()) return status;
-    if (builder.count() == kKeysPerBlock || i + 1 == sorted_keys.size()) {
-      std::vector<uint8_t> block = builder.Finish();
-      base.blocks_.insert(base.blocks_.end(), block.begin(), block.end());
-      base.block_offsets_.push_back(base.blocks_.size());
-    }
-  }
-  return base;
+absl::Status UrlBaseBuilder::Add(std::string_view key) {
+  if (absl::Status status = block_.Add(key); !status.ok()) return status;
+  if (block_.count() == 1) head_.assign(key);
+  ++base_.count_;
+  if (block_.count() == kKeysPerBlock) FlushBlock();
+  return absl::OkStatus();
+}
+
+void UrlBaseBuilder::FlushBlock() {
+  if (block_.count() == 0) return;
+  // Keys across blocks stay increasing: the next block starts after this one's last key.
+  std::vector<uint8_t> block = block_.Finish();
+  base_.AppendBlock(block, head_);
+}
+
+UrlBase UrlBaseBuilder::Finish() {
+  FlushBlock();
+  base_.blocks_.shrink_to_fit();
+  base_.heads_.shrink_to_fit();
+  base_.block_offsets_.shrink_to_fit();
+  base_.head_offsets_.shrink_to_fit();
+  return std::move(base_);
+}
+
+void UrlBase::AppendBlock(absl::Span<const uint8_t> block, std::string_view head) {
+  blocks_.insert(blocks_.end(), block.begin(), block.end());
+  block_offsets_.push_back(blocks_.size());
+  heads_.append(head);
+  head_offsets_.push_back(heads_.size());
 }
 
 absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>> parts) {
@@ -46,37 +57,63 @@ absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>
   if (p == end || *p != kBaseFormatVersion) {
     return Corrupt(p == end ? "empty header" : absl::StrCat("unknown format version ", *p));
   }
-  uint64_t count = 0;
-  uint64_t keys_per_block = 0;
+  uint64_t count = 0, keys_per_block = 0, blocks_per_part = 0;
   p = codecs::ReadVarint(p + 1, end, &count);
   if (p != nullptr) p = codecs::ReadVarint(p, end, &keys_per_block);
+  if (p != nullptr) p = codecs::ReadVarint(p, end, &blocks_per_part);
   if (p != end) return Corrupt("malformed header");
-  if (keys_per_block != kKeysPerBlock) {
-    return Corrupt(absl::StrCat("blocks of ", keys_per_block, " keys, expected ", kKeysPerBlock));
+  if (keys_per_block != kKeysPerBlock || blocks_per_part != kBlocksPerPart) {
+    return Corrupt(absl::StrCat("blocks of ", keys_per_block, " keys, ", blocks_per_part,
+                                " per part; this build writes ", kKeysPerBlock, " and ",
+                                kBlocksPerPart));
   }
-  if (count > (uint64_t{1} << 40) || BlocksFor(count) != parts.size() - 1) {
+  if (count > (uint64_t{1} << 40) || PartsFor(Blocks(count)) != parts.size() - 1) {
     return Corrupt(absl::StrCat("the header says ", count, " keys but there are ",
-                                parts.size() - 1, " blocks"));
+                                parts.size() - 1, " parts"));
   }
   UrlBase base;
   base.count_ = count;
-  for (size_t b = 1; b < parts.size(); ++b) {
-    absl::StatusOr<FrontCodedBlockReader> reader = FrontCodedBlockReader::Open(parts[b]);
-    if (!reader.ok()) return Corrupt(absl::StrCat("block ", b - 1, ": ", reader.status().message()));
-    size_t expected = std::min(kKeysPerBlock, count - (b - 1) * kKeysPerBlock);
-    if (reader->size() != expected) {
-      return Corrupt(absl::StrCat("block ", b - 1, " holds ", reader->size(), " keys, expected ",
-                                  expected));
+  size_t total = 0;
+  for (size_t i = 1; i < parts.size(); ++i) total += parts[i].size();
+  base.blocks_.reserve(total);
+  std::string head;
+  for (size_t part = 1; part < parts.size(); ++part) {
+    const uint8_t* q = parts[part].data();
+    const uint8_t* part_end = q + parts[part].size();
+    uint64_t blocks = 0;
+    q = codecs::ReadVarint(q, part_end, &blocks);
+    size_t first_block = (part - 1) * kBlocksPerPart;
+    size_t expected = std::min(kBlocksPerPart, Blocks(count) - first_block);
+    if (q == nullptr || blocks != expected) {
+      return Corrupt(absl::StrCat("part ", part, " holds ", blocks, " blocks, expected ", expected));
     }
-    absl::StatusOr<std::string> head = reader->Get(0);
-    if (!head.ok()) return Corrupt(absl::StrCat("block ", b - 1, ": ", head.status().message()));
-    if (b > 1 && *head <= base.Head(b - 2)) {
-      return Corrupt(absl::StrCat("block ", b - 1, " is out of order"));
+    std::vector<uint64_t> sizes(blocks);
+    for (uint64_t& size : sizes) {
+      q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
     }
-    base.heads_.append(*head);
-    base.head_offsets_.push_back(base.heads_.size());
-    base.blocks_.insert(base.blocks_.end(), parts[b].begin(), parts[b].end());
-    base.block_offsets_.push_back(base.blocks_.size());
+    if (q == nullptr) return Corrupt(absl::StrCat("part ", part, " has a malformed block list"));
+    for (size_t b = 0; b < blocks; ++b) {
+      size_t block = first_block + b;
+      if (sizes[b] > static_cast<uint64_t>(part_end - q)) {
+        return Corrupt(absl::StrCat("block ", block, " runs past the end of part ", part));
+      }
+      absl::Span<const uint8_t> bytes(q, sizes[b]);
+      q += sizes[b];
+      absl::StatusOr<FrontCodedBlockReader> reader = FrontCodedBlockReader::Open(bytes);
+      if (!reader.ok()) return Corrupt(absl::StrCat("block ", block, ": ", reader.status().message()));
+      size_t keys = std::min(kKeysPerBlock, count - block * kKeysPerBlock);
+      if (reader->size() != keys) {
+        return Corrupt(absl::StrCat("block ", block, " holds ", reader->size(), " keys, expected ",
+                                    keys));
+      }
+      absl::StatusOr<std::string> first = reader->Get(0);
+      if (!first.ok()) return Corrupt(absl::StrCat("block ", block, ": ", first.status().message()));
+      if (block > 0 && *first <= base.Head(block - 1)) {
+        return Corrupt(absl::StrCat("block ", block, " is out of order"));
+      }
+      base.AppendBlock(bytes, *first);
+    }
+    if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", part));
   }
   return base;
 }
@@ -86,16 +123,23 @@ std::vector<std::vector<uint8_t>> UrlBase::Parts() const {
   parts[0].push_back(kBaseFormatVersion);
   codecs::AppendVarint(count_, &parts[0]);
   codecs::AppendVarint(kKeysPerBlock, &parts[0]);
-  for (size_t b = 0; b < block_count(); ++b) {
-    absl::Span<const uint8_t> block = Block(b);
-    parts.emplace_back(block.begin(), block.end());
+  codecs::AppendVarint(kBlocksPerPart, &parts[0]);
+  for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
+    size_t last = std::min(block_count(), first + kBlocksPerPart);
+    std::vector<uint8_t>& part = parts.emplace_back();
+    codecs::AppendVarint(last - first, &part);
+    for (size_t b = first; b < last; ++b) {
+      codecs::AppendVarint(block_offsets_[b + 1] - block_offsets_[b], &part);
+    }
+    part.insert(part.end(), blocks_.begin() + static_cast<ptrdiff_t>(block_offsets_[first]),
+                blocks_.begin() + static_cast<ptrdiff_t>(block_offsets_[last]));
   }
   return parts;
 }
 
-absl::Span<const uint8_t> UrlBase::Block(size_t block) const {
-  return absl::Span<const uint8_t>(blocks_).subspan(
-      block_offsets_[block], block_offsets_[block + 1] - block_offsets_[block]);
+absl::StatusOr<FrontCodedBlockReader> UrlBase::Reader(size_t block) const {
+  return FrontCodedBlockReader::Open(absl::Span<const uint8_t>(blocks_).subspan(
+      block_offsets_[block], block_offsets_[block + 1] - block_offsets_[block]));
 }
 
 std::string_view UrlBase::Head(size_t block) const {
@@ -120,7 +164,7 @@ size_t UrlBase::BlockFor(std::string_view key) const {
 absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const {
   if (count_ == 0) return std::optional<size_t>();
   size_t block = BlockFor(key);
-  absl::StatusOr<FrontCodedBlockReader> reader = FrontCodedBlockReader::Open(Block(block));
+  absl::StatusOr<FrontCodedBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<std::optional<size_t>> index = reader->Find(key);
   if (!index.ok() || !index->has_value()) return index;
@@ -130,7 +174,7 @@ absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const 
 absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
   if (count_ == 0) return 0;
   size_t block = BlockFor(key);
-  absl::StatusOr<FrontCodedBlockReader> reader = FrontCodedBlockReader::Open(Block(block));
+  absl::StatusOr<FrontCodedBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<size_t> index = reader->LowerBound(key);
   if (!index.ok()) return index.status();
@@ -139,8 +183,7 @@ absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
 
 absl::Status UrlBase::Get(size_t rank, std::string* key) const {
   if (rank >= count_) return absl::OutOfRangeError(absl::StrCat("url base: no rank ", rank));
-  absl::StatusOr<FrontCodedBlockReader> reader =
-      FrontCodedBlockReader::Open(Block(rank / kKeysPerBlock));
+  absl::StatusOr<FrontCodedBlockReader> reader = Reader(rank / kKeysPerBlock);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<std::string> value = reader->Get(rank % kKeysPerBlock);
   if (!value.ok()) return value.status();
@@ -148,11 +191,12 @@ absl::Status UrlBase::Get(size_t rank, std::string* key) const {
   return absl::OkStatus();
 }
 
-absl::Status UrlBase::DecodeBlock(size_t block, std::vector<std::string>* keys) const {
-  absl::StatusOr<FrontCodedBlockReader> reader = FrontCodedBlockReader::Open(Block(block));
+absl::Status UrlBase::DecodeBlock(size_t block, BlockKeys* keys) const {
+  keys->Clear();
+  absl::StatusOr<FrontCodedBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader.status();
   auto cursor = reader->NewCursor();
-  while (cursor.Next()) keys->emplace_back(cursor.key());
+  while (cursor.Next()) keys->Append(cursor.key());
   return cursor.status();
 }
 

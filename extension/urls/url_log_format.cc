@@ -1,5 +1,7 @@
 #include "extension/urls/url_log_format.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "codecs/varint.h"
 
@@ -25,20 +27,32 @@ absl::StatusOr<uint64_t> ReadHeader(absl::Span<const uint8_t> blob, const uint8_
 
 }  // namespace
 
+// The blobs are sized first and written in place (no growth while encoding).
 std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys) {
-  std::vector<uint8_t> blob{kLogFormatVersion};
-  codecs::AppendVarint(keys.size(), &blob);
+  size_t size = 1 + codecs::VarintLength(keys.size());
+  for (std::string_view key : keys) size += codecs::VarintLength(key.size()) + key.size();
+  std::vector<uint8_t> blob(size + codecs::kMaxVarintBytes);  // WriteVarint's room
+  uint8_t* out = blob.data();
+  *out++ = kLogFormatVersion;
+  out += codecs::WriteVarint(keys.size(), out);
   for (std::string_view key : keys) {
-    codecs::AppendVarint(key.size(), &blob);
-    blob.insert(blob.end(), key.begin(), key.end());
+    out += codecs::WriteVarint(key.size(), out);
+    std::copy(key.begin(), key.end(), out);
+    out += key.size();
   }
+  blob.resize(size);
   return blob;
 }
 
 std::vector<uint8_t> EncodeLogIds(absl::Span<const int64_t> ids) {
-  std::vector<uint8_t> blob{kLogFormatVersion};
-  codecs::AppendVarint(ids.size(), &blob);
-  for (int64_t id : ids) codecs::AppendVarint(static_cast<uint64_t>(id), &blob);
+  size_t size = 1 + codecs::VarintLength(ids.size());
+  for (int64_t id : ids) size += codecs::VarintLength(static_cast<uint64_t>(id));
+  std::vector<uint8_t> blob(size + codecs::kMaxVarintBytes);
+  uint8_t* out = blob.data();
+  *out++ = kLogFormatVersion;
+  out += codecs::WriteVarint(ids.size(), out);
+  for (int64_t id : ids) out += codecs::WriteVarint(static_cast<uint64_t>(id), out);
+  blob.resize(size);
   return blob;
 }
 

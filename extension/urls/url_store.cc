@@ -1,6 +1,7 @@
 #include "extension/urls/url_store.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 
@@ -117,26 +118,41 @@ UrlStore::Pending UrlStore::PendingSince(size_t mark) const {
   return pending;
 }
 
-absl::StatusOr<std::vector<std::string>> UrlStore::LiveKeysSorted() const {
-  std::vector<std::string> keys;
-  keys.reserve(live_count());
-  std::vector<std::string> block_keys;
-  for (size_t block = 0; block < base_.block_count(); ++block) {
-    block_keys.clear();
-    if (absl::Status status = base_.DecodeBlock(block, &block_keys); !status.ok()) return status;
-    for (size_t i = 0; i < block_keys.size(); ++i) {
-      if (!deleted_.contains(static_cast<int64_t>(block * kKeysPerBlock + i) + 1)) {
-        keys.push_back(std::move(block_keys[i]));
+absl::StatusOr<UrlBase> UrlStore::Rebuild() const {
+  // The live tail entries in key order, as indices: 4 bytes each.
+  std::vector<uint32_t> tail_order;
+  for (size_t i = 0; i < tail_->size(); ++i) {
+    if (!deleted_.contains(TailId(i))) tail_order.push_back(static_cast<uint32_t>(i));
+  }
+  std::sort(tail_order.begin(), tail_order.end(),
+            [&](uint32_t a, uint32_t b) { return tail_->Key(a) < tail_->Key(b); });
+  UrlBaseBuilder builder;
+  size_t next_tail = 0;
+  auto add_tail_below = [&](std::optional<std::string_view> limit) -> absl::Status {
+    while (next_tail < tail_order.size() &&
+           (!limit.has_value() || tail_->Key(tail_order[next_tail]) < *limit)) {
+      if (absl::Status status = builder.Add(tail_->Key(tail_order[next_tail++])); !status.ok()) {
+        return status;
       }
     }
+    return absl::OkStatus();
+  };
+  BlockKeys keys;
+  for (size_t block = 0; block < base_.block_count(); ++block) {
+    if (absl::Status status = base_.DecodeBlock(block, &keys); !status.ok()) return status;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (deleted_.contains(static_cast<int64_t>(block * kKeysPerBlock + i) + 1)) continue;
+      if (absl::Status status = add_tail_below(keys[i]); !status.ok()) return status;
+      if (absl::Status status = builder.Add(keys[i]); !status.ok()) return status;
+    }
   }
-  size_t base_live = keys.size();
-  for (size_t i = 0; i < tail_->size(); ++i) {
-    if (!deleted_.contains(TailId(i))) keys.emplace_back(tail_->Key(i));
-  }
-  std::sort(keys.begin() + static_cast<ptrdiff_t>(base_live), keys.end());
-  std::inplace_merge(keys.begin(), keys.begin() + static_cast<ptrdiff_t>(base_live), keys.end());
-  return keys;
+  if (absl::Status status = add_tail_below(std::nullopt); !status.ok()) return status;
+  return builder.Finish();
+}
+
+void UrlStore::ClearUndo() {
+  undo_.clear();
+  if (undo_.capacity() > 4096) undo_.shrink_to_fit();
 }
 
 size_t UrlStore::MemoryBytes() const {

@@ -60,14 +60,15 @@ class UrlStore {
   // Counts the rollbacks that removed tail entries: a tail index may name another URL after one.
   uint64_t tail_rewinds() const { return tail_rewinds_; }
 
-  // Every live key, sorted (what optimize builds the new base from).
-  absl::StatusOr<std::vector<std::string>> LiveKeysSorted() const;
+  // A new base holding every live key (what optimize installs with Reset): the base's keys and
+  // the tail's, merged in order as they are encoded, never all held at once.
+  absl::StatusOr<UrlBase> Rebuild() const;
 
   // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
   size_t UndoMark() const { return undo_.size(); }
   void UndoTo(size_t mark);
-  // Forgets the undo log (the changes are committed).
-  void ClearUndo() { undo_.clear(); }
+  // Forgets the undo log (the changes are committed) and the memory a large one took.
+  void ClearUndo();
 
   // The changes made after `mark`, as the shadow tables record them.
   struct Pending {

@@ -20,6 +20,9 @@ namespace {
 // Format of the shadow tables as a whole; url_base.h and url_log_format.h version their blobs.
 constexpr int kFormatVersion = 1;
 
+// Most key bytes in one <t>_log row (a transaction adding more writes several rows).
+constexpr size_t kLogRowBytes = 4 << 20;
+
 constexpr ShadowTableSpec kShadowTables[] = {
     {"base", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"log", "(seq INTEGER PRIMARY KEY, first_id INTEGER NOT NULL, added BLOB NOT NULL, "
@@ -167,7 +170,8 @@ class UrlsTable::Cursor : public VirtualCursor {
   std::string key_low_, key_high_;
 
   size_t cached_block_ = std::numeric_limits<size_t>::max();
-  std::vector<std::string> block_keys_;
+  BlockKeys block_keys_;  // block cached_block_, decoded, for scans
+  std::string key_;       // the current key when it was looked up alone
   std::optional<NormalizedUrl> url_;  // the current row's URL, once asked for
 };
 
@@ -346,14 +350,19 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
   }
   size_t rank = static_cast<size_t>(id_ - 1);
   size_t block = rank / kKeysPerBlock;
+  if (use_list_ && block != cached_block_) {
+    // A look-up by id: decode just this key.
+    absl::Status status = store().base().Get(rank, &key_);
+    if (!status.ok()) return table_->Corrupt(status);
+    return std::string_view(key_);
+  }
   if (block != cached_block_) {
-    block_keys_.clear();
     cached_block_ = std::numeric_limits<size_t>::max();
     absl::Status status = store().base().DecodeBlock(block, &block_keys_);
     if (!status.ok()) return table_->Corrupt(status);
     cached_block_ = block;
   }
-  return std::string_view(block_keys_[rank % kKeysPerBlock]);
+  return block_keys_[rank % kKeysPerBlock];
 }
 
 absl::StatusOr<const NormalizedUrl*> UrlsTable::Cursor::Url() {
@@ -577,6 +586,9 @@ absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
 // Loading and catching up.
 
 absl::StatusOr<int64_t> UrlsTable::DataVersion() {
+  // PRAGMA data_version rather than SQLITE_FCNTL_DATA_VERSION: the pragma starts a read
+  // transaction, so it is current even in a statement that has not read the file yet (a
+  // function call), and it ignores this connection's own commits.
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, pragma.Step());
   return row ? pragma.ColumnInt64(0) : 0;
@@ -681,19 +693,33 @@ absl::Status UrlsTable::Begin() {
 absl::Status UrlsTable::Sync() {
   UrlStore::Pending pending = store_.PendingSince(synced_mark_);
   if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
-  // The log row must not change the user's last_insert_rowid().
+  // A large transaction is split into rows of at most kLogRowBytes of keys, well under
+  // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
+  const size_t row_bytes = std::min<size_t>(
+      kLogRowBytes, static_cast<size_t>(sqlite3_limit(db_, SQLITE_LIMIT_LENGTH, -1)) / 2);
+  // The log rows must not change the user's last_insert_rowid().
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
-  {
+  absl::Span<const std::string_view> keys(pending.added_keys);
+  absl::Span<const int64_t> deleted(pending.deleted_ids);
+  int64_t first_id = pending.first_added_id;
+  do {
+    size_t count = 0;
+    for (size_t bytes = 0; count < keys.size() && (count == 0 || bytes < row_bytes); ++count) {
+      bytes += keys[count].size() + 2;
+    }
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, last_seq_ + 1));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, pending.first_added_id));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(pending.added_keys)));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(pending.deleted_ids)));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, first_id));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(keys.subspan(0, count))));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(deleted)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
-  }
+    ++last_seq_;
+    ++synced_rows_;
+    keys.remove_prefix(count);
+    first_id += static_cast<int64_t>(count);
+    deleted = {};
+  } while (!keys.empty());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
-  ++last_seq_;
-  ++synced_rows_;
   synced_mark_ = store_.UndoMark();
   return absl::OkStatus();
 }
@@ -811,11 +837,9 @@ absl::Status UrlsTable::Optimize() {
   // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
   // store is reloaded from them.
   reload_ = true;
-  absl::StatusOr<std::vector<std::string>> keys = store_.LiveKeysSorted();
-  if (!keys.ok()) return Corrupt(keys.status());
-  std::vector<std::string_view> views(keys->begin(), keys->end());
-  CRAWLDB_ASSIGN_OR_RETURN(UrlBase base, UrlBase::Build(views));
-  keys->clear();
+  absl::StatusOr<UrlBase> rebuilt = store_.Rebuild();
+  if (!rebuilt.ok()) return Corrupt(rebuilt.status());
+  UrlBase base = std::move(*rebuilt);
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearBase));
@@ -897,17 +921,20 @@ absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
   auto problem = [&](const std::string& what) { problems->push_back(absl::StrCat(name_, ": ", what)); };
   // Every base key decodes, is a valid canonical key, and keys increase strictly.
   std::string previous;
-  std::vector<std::string> keys;
+  BlockKeys keys;
   for (size_t block = 0; block < store_.base().block_count(); ++block) {
-    keys.clear();
     if (absl::Status status = store_.base().DecodeBlock(block, &keys); !status.ok()) {
       problem(absl::StrCat("base block ", block, ": ", status.message()));
       continue;
     }
-    for (const std::string& key : keys) {
-      if (!previous.empty() && key <= previous) problem(absl::StrCat("base block ", block, " out of order"));
-      if (!UrlFromCanonicalKey(key).ok()) problem(absl::StrCat("base block ", block, " holds an invalid key"));
-      previous = key;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (!previous.empty() && keys[i] <= previous) {
+        problem(absl::StrCat("base block ", block, " is out of order"));
+      }
+      if (!UrlFromCanonicalKey(keys[i]).ok()) {
+        problem(absl::StrCat("base block ", block, " holds an invalid key"));
+      }
+      previous = keys[i];
     }
   }
   // Every live id maps to a key that maps back to it.

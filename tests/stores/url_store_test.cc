@@ -18,11 +18,15 @@ std::string KeyOk(const UrlStore& store, int64_t id) {
   return key.ok() && key->has_value() ? **key : "<none>";
 }
 
-UrlStore WithBase(std::vector<std::string_view> sorted) {
+UrlBase BuildBase(const std::vector<std::string>& sorted) {
+  UrlBaseBuilder builder;
+  for (const std::string& key : sorted) EXPECT_TRUE(builder.Add(key).ok()) << key;
+  return builder.Finish();
+}
+
+UrlStore WithBase(std::vector<std::string> sorted) {
   UrlStore store;
-  absl::StatusOr<UrlBase> base = UrlBase::Build(sorted);
-  EXPECT_TRUE(base.ok()) << base.status();
-  store.Reset(std::move(*base));
+  store.Reset(BuildBase(sorted));
   return store;
 }
 
@@ -53,9 +57,14 @@ TEST(UrlStore, DeletedIdsAreNotReusedAndReAddGetsANewId) {
   EXPECT_EQ(store.Add("com,a("), 4);
   EXPECT_EQ(FindOk(store, "com,a("), 4);
   EXPECT_EQ(store.live_count(), 2u);
-  absl::StatusOr<std::vector<std::string>> live = store.LiveKeysSorted();
-  ASSERT_TRUE(live.ok());
-  EXPECT_EQ(*live, (std::vector<std::string>{"com,a(", "com,b("}));
+  absl::StatusOr<UrlBase> rebuilt = store.Rebuild();
+  ASSERT_TRUE(rebuilt.ok());
+  EXPECT_EQ(rebuilt->size(), 2u);
+  std::string key;
+  ASSERT_TRUE(rebuilt->Get(0, &key).ok());
+  EXPECT_EQ(key, "com,a(");
+  ASSERT_TRUE(rebuilt->Get(1, &key).ok());
+  EXPECT_EQ(key, "com,b(");
 }
 
 TEST(UrlStore, UndoRestoresEveryStep) {
@@ -102,14 +111,33 @@ TEST(UrlStore, ReplayRefusesWhatCannotBeTheLog) {
   EXPECT_EQ(store.ReplayDelete(2).code(), absl::StatusCode::kDataLoss);
 }
 
-TEST(UrlBase, RefusesUnsortedKeysAndLoadsWhatItStores) {
-  EXPECT_FALSE(UrlBase::Build({"b", "a"}).ok());
+TEST(UrlStore, RebuildMergesBaseAndTailInOrder) {
+  UrlStore store = WithBase({"com,b(", "com,d(", "com,f("});
+  store.Add("com,e(");
+  store.Add("com,a(");
+  store.Add("com,g(");
+  store.Delete(2);
+  absl::StatusOr<UrlBase> rebuilt = store.Rebuild();
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
   std::vector<std::string> keys;
-  for (int i = 0; i < 1000; ++i) keys.push_back("com,site" + std::to_string(1000 + i) + "(");
-  std::vector<std::string_view> views(keys.begin(), keys.end());
-  absl::StatusOr<UrlBase> base = UrlBase::Build(views);
-  ASSERT_TRUE(base.ok());
-  std::vector<std::vector<uint8_t>> parts = base->Parts();
+  for (size_t rank = 0; rank < rebuilt->size(); ++rank) {
+    std::string key;
+    ASSERT_TRUE(rebuilt->Get(rank, &key).ok());
+    keys.push_back(key);
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"com,a(", "com,b(", "com,e(", "com,f(", "com,g("}));
+}
+
+TEST(UrlBase, RefusesUnsortedKeysAndLoadsWhatItStores) {
+  UrlBaseBuilder unsorted;
+  ASSERT_TRUE(unsorted.Add("b").ok());
+  EXPECT_FALSE(unsorted.Add("a").ok());
+  // Enough keys for several blocks and several parts.
+  std::vector<std::string> keys;
+  for (int i = 0; i < 5000; ++i) keys.push_back("com,site" + std::to_string(10000 + i) + "(");
+  UrlBase base = BuildBase(keys);
+  std::vector<std::vector<uint8_t>> parts = base.Parts();
+  EXPECT_EQ(parts.size(), 1 + (5000 / kKeysPerBlock + 1 + kBlocksPerPart - 1) / kBlocksPerPart);
   std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
   absl::StatusOr<UrlBase> loaded = UrlBase::Load(spans);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -121,7 +149,7 @@ TEST(UrlBase, RefusesUnsortedKeysAndLoadsWhatItStores) {
     ASSERT_TRUE(rank.ok());
     EXPECT_EQ(*rank, i);
   }
-  absl::StatusOr<size_t> bound = loaded->LowerBound("com,site1500");
+  absl::StatusOr<size_t> bound = loaded->LowerBound("com,site10500");
   ASSERT_TRUE(bound.ok());
   EXPECT_EQ(*bound, 500u);
   // A missing block, or a header that disagrees with the blocks, is refused.

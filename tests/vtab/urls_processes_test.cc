@@ -66,7 +66,7 @@ TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   std::vector<std::string> a(reddit.begin(), reddit.begin() + 20000);
   std::vector<std::string> b(reddit.begin() + 10000, reddit.end());
 
-  std::string path = TempDbPath("urls_processes");
+  std::string path = TempDbPath(GetParam() ? "urls_processes_immediate" : "urls_processes_autocommit");
   {
     SQLite::Database db = LoadedDb(path);
     db.exec("PRAGMA journal_mode = WAL");

@@ -280,6 +280,38 @@ TEST_F(UrlsTest, FunctionsHandleBadInput) {
   EXPECT_EQ(One(db_, "SELECT printf('%016x', url_fp('HTTP://example.com'))"), "b97a010e03af1e2b");
 }
 
+TEST(UrlsHostileInput, PhishingCorpusLoadsInOneStatement) {
+  std::vector<std::string> lines = ReadXzLines(SharedData() + "/phish/phishstorm-urls.txt.xz");
+  ASSERT_GT(lines.size(), 90000u);
+  SQLite::Database db = LoadedDb();
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  db.exec("CREATE TEMP TABLE staging(url)");
+  {
+    SQLite::Transaction transaction(db);
+    SQLite::Statement insert(db, "INSERT INTO staging VALUES (?)");
+    for (const std::string& line : lines) {
+      insert.bind(1, line);
+      insert.exec();
+      insert.reset();
+    }
+    transaction.commit();
+  }
+  int added = db.exec("INSERT OR IGNORE INTO urls(url) SELECT url FROM staging");
+  std::string valid_distinct =
+      One(db, "SELECT count(DISTINCT url_normalize(url)) FROM staging "
+              "WHERE url_normalize(url) IS NOT NULL");
+  EXPECT_EQ(std::to_string(added), valid_distinct);
+  EXPECT_GT(added, 90000);
+  // Every stored URL is its own normal form, and the refused ones all have a reason.
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls WHERE url_normalize(url) IS NOT url"), "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM staging WHERE url_normalize(url) IS NULL AND "
+                    "url_problem(url) IS NULL"),
+            "0");
+  db.exec("SELECT crawldb_optimize()");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), valid_distinct);
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
 TEST(UrlsFunctions, NeedAUrlsTable) {
   SQLite::Database db = LoadedDb();
   ExpectError(db, "SELECT url_id('http://a.com/')", SQLITE_ERROR,
@@ -355,13 +387,30 @@ void FlipByte(sqlite3_context* context, int, sqlite3_value** argv) {
   sqlite3_result_blob(context, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
 }
 
+TEST(UrlsPersistence, LargeTransactionsSplitTheirLogUnderTheLengthLimit) {
+  std::string path = TempDbPath("urls_large_transaction");
+  {
+    SQLite::Database db = LoadedDb(path);
+    sqlite3_limit(db.getHandle(), SQLITE_LIMIT_LENGTH, 100000);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
+            "INSERT INTO urls(url) SELECT 'http://example.com/some/longer/path/' || i FROM n");
+    EXPECT_GT(std::stoi(One(db, "SELECT count(*) FROM urls_log")), 3);
+    EXPECT_EQ(One(db, "SELECT max(length(added)) <= 50000 + 64 FROM urls_log"), "1");
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(One(db, "SELECT count(*) || ' ' || max(id) FROM urls"), "5000 5000");
+  EXPECT_EQ(One(db, "SELECT url_id('http://example.com/some/longer/path/4321')"), "4321");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
 TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
   std::string path = TempDbPath("urls_corrupt");
   {
     SQLite::Database db = LoadedDb(path);
     db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
     db.exec("BEGIN");
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < 3000; ++i) {  // 47 blocks: two parts of urls_base
       db.exec("INSERT INTO urls(url) VALUES ('http://site" + std::to_string(i % 7) +
               ".com/page/" + std::to_string(i) + "')");
     }
@@ -374,7 +423,7 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
       "UPDATE urls_base SET data = substr(data, 1, length(data) / 2) WHERE part = 2",
       "UPDATE urls_base SET data = x'' WHERE part = 1",
       "UPDATE urls_base SET data = x'01ff' WHERE part = 0",
-      "DELETE FROM urls_base WHERE part = 3",
+      "DELETE FROM urls_base WHERE part = 2",
       "UPDATE urls_log SET added = substr(added, 1, 5)",
       "UPDATE urls_log SET deleted = x'0101'",
       "UPDATE urls_log SET first_id = 2",
@@ -382,8 +431,8 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
   };
   std::vector<std::string> flips;
   for (size_t at = 0; at < 60; ++at) {
-    // Byte `at` of block 1 XOR 0x5A, through hex so that any byte value works.
-    flips.push_back("UPDATE urls_base SET data = unhex_flip(data, " + std::to_string(at) +
+    // Byte 7·at of the second part XOR 0x5A (any byte value, through a blob function).
+    flips.push_back("UPDATE urls_base SET data = unhex_flip(data, " + std::to_string(at * 7) +
                     ") WHERE part = 2");
   }
   auto damaged_copy = [&](const std::string& damage) {

@@ -1,0 +1,91 @@
+#include "bench/paper004_urls.h"
+
+#include <string_view>
+
+#include "absl/container/flat_hash_set.h"
+
+namespace crawldb::bench {
+namespace {
+
+// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+// OOPSLA 2014): fixed output for a seed everywhere.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, bound) by multiply-shift (Lemire); the bias is below bound / 2^64.
+  uint64_t Below(uint64_t bound) {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * bound) >> 64);
+  }
+  uint64_t Between(uint64_t low, uint64_t high) { return low + Below(high - low + 1); }
+
+ private:
+  uint64_t state_;
+};
+
+// The 128 weighted path characters of the header, as a table indexed by a 7-bit draw.
+constexpr std::array<char, 128> PathCharacters() {
+  std::array<char, 128> table{};
+  size_t n = 0;
+  for (char c = 'a'; c <= 'z'; ++c) {
+    for (int i = 0; i < 3; ++i) table[n++] = c;
+  }
+  for (char c = 'A'; c <= 'Z'; ++c) table[n++] = c;
+  for (int i = 0; i < 12; ++i) table[n++] = '/';
+  for (int i = 0; i < 6; ++i) table[n++] = '-';
+  for (int i = 0; i < 6; ++i) table[n++] = '_';
+  return table;
+}
+constexpr std::array<char, 128> kPathCharacters = PathCharacters();
+static_assert(kPathCharacters[127] == '_', "the weights must add up to exactly 128");
+
+std::string RandomDomain(SplitMix64& rng) {
+  std::string domain;
+  const uint64_t labels = rng.Between(1, 3);
+  for (uint64_t l = 0; l < labels; ++l) {
+    const uint64_t length = rng.Between(2, 10);
+    for (uint64_t i = 0; i < length; ++i) domain.push_back(static_cast<char>('a' + rng.Below(26)));
+    domain.push_back('.');
+  }
+  domain.append(kPaper004TopLevel[rng.Below(kPaper004TopLevel.size())]);
+  return domain;
+}
+
+}  // namespace
+
+std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
+  SplitMix64 rng(options.seed);
+
+  std::vector<std::string> domains;
+  domains.reserve(options.domains);
+  absl::flat_hash_set<std::string> seen_domains;
+  while (domains.size() < options.domains) {
+    std::string domain = RandomDomain(rng);
+    if (seen_domains.insert(domain).second) domains.push_back(std::move(domain));
+  }
+
+  // Reserved up front so that the views in `seen` stay valid.
+  std::vector<std::string> urls;
+  urls.reserve(count);
+  absl::flat_hash_set<std::string_view> seen;
+  seen.reserve(count);
+  std::string url;
+  while (urls.size() < count) {
+    url = "http://";
+    url.append(domains[rng.Below(domains.size())]);
+    url.push_back('/');
+    const uint64_t length = rng.Between(options.min_path, options.max_path);
+    for (uint64_t i = 0; i < length; ++i) url.push_back(kPathCharacters[rng.Next() >> 57]);
+    if (seen.contains(url)) continue;
+    urls.push_back(url);
+    seen.insert(urls.back());
+  }
+  return urls;
+}
+
+}  // namespace crawldb::bench

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs the urls benchmark built in BUILD_DIR (default: build) on both data sets (the reddit URLs
+# and 2,000,000 URLs generated as paper 004 §3 describes) and prints one markdown table per data
+# set, with the targets below each table. Builds nothing: build the urls_benchmark target
+# first (it depends on crawldb). Arguments after BUILD_DIR go to the program, e.g. --quick
+# (200,000 generated URLs), --reddit=PATH, --lookups=N, --datasets=reddit.
+#
+#   bench/urls.sh [BUILD_DIR [PROGRAM_ARGS...]]
+set -eu
+
+build_dir=${1:-build}
+[ $# -gt 0 ] && shift
+program=$build_dir/bench/urls_benchmark
+if [ ! -x "$program" ]; then
+  echo "urls.sh: $program not found; build it: cmake --build $build_dir --target urls_benchmark" >&2
+  exit 1
+fi
+for tool in xz gzip; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "urls.sh: $tool not found; it reads the reddit set and is a baseline" >&2
+    exit 1
+  fi
+done
+
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+"$program" "$@"
+echo
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
