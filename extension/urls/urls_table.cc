@@ -228,7 +228,6 @@ absl::Status UrlsTable::Cursor::FilterUrlBounds(int idx_num, int argc, sqlite3_v
 }
 
 absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlite3_value** argv) {
-  CRAWLDB_RETURN_IF_ERROR(table_->CatchUp());
   Reset();
   switch (idx_num & kPlanMask) {
     case kPlanScan:
@@ -579,6 +578,9 @@ absl::Status UrlsTable::BestIndex(sqlite3_index_info* info) {
 }
 
 absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
+  // A cursor is opened once per statement run; its xFilter calls (one per outer row of a join)
+  // all see the state caught up with here.
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
   return std::make_unique<Cursor>(this);
 }
 

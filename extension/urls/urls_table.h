@@ -16,7 +16,7 @@
 // <t>_base and empties <t>_log at once, so it is refused inside an explicit transaction (like
 // VACUUM); a failed optimize statement reloads the store from the shadow tables.
 //
-// Other connections: at the start of every statement (xBegin, xFilter) the table compares
+// Other connections: at the start of every statement (xBegin, xOpen) the table compares
 // PRAGMA data_version with the value it last saw; when another connection committed, it reads
 // 'generation' and either replays the <t>_log rows it has not seen or, after an optimize,
 // reloads everything. xBegin also takes the write lock at once (a no-op UPDATE of <t>_config),
