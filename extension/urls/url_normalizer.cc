@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "extension/urls/url_fast_path.h"
 
 namespace crawldb::urls {
 
@@ -546,7 +547,11 @@ absl::StatusOr<NormalizedUrl> NormalizedUrl::FromNormalizedText(std::string text
   return url;
 }
 
-absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, const NormalizeOptions& options) {
+namespace {
+
+// The full path: every rule, every refusal, parsing by uriparser.
+absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
+                                                     const NormalizeOptions& options) {
   // Steps 1-3.
   if (raw.size() > options.max_length) {
     return Refuse("longer than " + std::to_string(options.max_length) + " bytes", raw);
@@ -713,6 +718,22 @@ absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, const Normalize
   NormalizedUrlAccess::SetParts(result, https, host_begin, host_length, host_kind, port,
                                 path_offset, query_offset);
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, const NormalizeOptions& options) {
+  if (options.fast_path) {
+    NormalizedUrl result;
+    FastUrlParts parts;
+    if (NormalizeUrlFast(raw, options.max_length, &NormalizedUrlAccess::Text(result), &parts)) {
+      NormalizedUrlAccess::SetParts(result, parts.https, parts.host_begin, parts.host_length,
+                                    HostKind::kName, parts.port, parts.path_begin,
+                                    parts.query_mark);
+      return result;
+    }
+  }
+  return NormalizeWithUriparser(raw, options);
 }
 
 }  // namespace crawldb::urls
