@@ -1,0 +1,26 @@
+#!/bin/sh
+# Runs the links benchmark built in BUILD_DIR (default: build) and prints paper 001's Table 2 on
+# cnr-2000 as markdown: bits/link by component, sequential and random-order scan ns/link and
+# strongly connected components time for link1, link2, link3 and link3+huff, outlinks and
+# inlinks, next to the paper's figures. Builds nothing: build the links_benchmark target first.
+# Arguments after BUILD_DIR go to the program: --arcs=PATH (default: the shared cnr-2000 arcs),
+# --repetitions=N (timings are medians of N runs, default 5), --seed=N (the random order).
+#
+#   bench/links.sh [BUILD_DIR [PROGRAM_ARGS...]]
+set -eu
+
+build_dir=${1:-build}
+[ $# -gt 0 ] && shift
+program=$build_dir/bench/links_benchmark
+if [ ! -x "$program" ]; then
+  echo "links.sh: $program not found; build it: cmake --build $build_dir --target links_benchmark" >&2
+  exit 1
+fi
+if ! command -v xz >/dev/null 2>&1; then
+  echo "links.sh: xz not found; it reads the arcs file" >&2
+  exit 1
+fi
+
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+"$program" "$@"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

@@ -1,0 +1,132 @@
+// Adjacency codecs: a whole graph's lists encoded into one immutable, random-access object — the
+// Link Database of paper 001 (link1, link2, link3, link3+huff) and the codecs that come after it.
+//
+// Encoding takes a graph as adjacency lists (adjacency_lists.h): nodes 0..n−1 (n < 2^32), each
+// list strictly increasing (sorted, duplicates removed) with ids < n; self loops allowed. The
+// encoder checks this (InvalidArgumentError otherwise) and keeps nothing of the input.
+//
+// The result, an EncodedGraph, decodes any list, scans them all in order, reports its size by
+// component, and serializes to bytes. Bytes are untrusted: LoadAdjacency checks the envelope and
+// the codec checks every field, every list and every invariant of its format while loading, so
+// that once loaded, decoding cannot fail; corruption is a DataLossError "<codec>: <what is
+// wrong>", never a read outside the bytes. The bytes are copied; loading costs one decode of
+// every list.
+//
+// Byte format (the envelope; each codec's body is a grammar at the top of its header):
+//   graph  := version:u8 name_length:u8 name:bytes[name_length] body
+//   version = kAdjacencyFormatVersion (1); name is a registered codec name ("link1", "link2",
+//   "link3", "link3+huff"); the body holds the codec's parameters and its data, and ends the
+//   bytes exactly.
+//
+// Adding a codec: one header and source file defining an EncodedGraph subclass with an Encode
+// and a Load function, and one line in the table of adjacency_codecs.cc.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "codecs/adjacency_lists.h"
+#include "codecs/degree_partitions.h"
+
+namespace crawldb::codecs {
+
+inline constexpr uint8_t kAdjacencyFormatVersion = 1;
+
+// Parameters of the encoders; each codec reads those it has and stores them with its data.
+struct AdjacencyCodecOptions {
+  // link2, link3, link3+huff: the starts array (list_starts.h). Unset: one partition, keeping
+  // the input's node order (paper 001's "-1part"). Set: the graph is numbered partition-first
+  // (PartitionFirstOrder) and the partitions get the paper's widths, 32 / 16 / 8 bits.
+  std::optional<DegreePartitions> partitions;
+  // link3, link3+huff: a list may refer to one of the previous `window` lists (K, 1 to 1024) ...
+  uint32_t window = 8;
+  // ... and a list is rebuilt by following at most `max_chain` references (L, 0 to 64).
+  uint32_t max_chain = 4;
+};
+
+// Size of an encoded graph by component, in bits; Total() is exactly 8 × the serialized bytes.
+struct AdjacencySizeBits {
+  uint64_t header = 0;   // The envelope, counts and parameters.
+  uint64_t starts = 0;   // Where each list begins: starts array, records, exceptions.
+  uint64_t refs = 0;     // Link3's references to representative lists.
+  uint64_t deletes = 0;  // Link3's deletions from representative lists (count and indices).
+  uint64_t adds = 0;     // The list data proper: link1's ids, link2's gaps, link3's adds, with
+                         // the padding that ends the data on a byte.
+  uint64_t tables = 0;   // Code tables (Huffman); 0 for the nybble codecs.
+
+  uint64_t Total() const { return header + starts + refs + deletes + adds + tables; }
+};
+
+// Visits every list in node order, 0 first; for a full pass it is cheaper than Decode (link3
+// keeps the last lists it decoded instead of following references again).
+class ListScanner {
+ public:
+  virtual ~ListScanner() = default;
+  // Sets *list to the next node's list, valid until the next call; false after the last node.
+  virtual bool Next(absl::Span<const uint32_t>* list) = 0;
+};
+
+// An immutable encoded graph. Const methods may run concurrently.
+class EncodedGraph {
+ public:
+  virtual ~EncodedGraph() = default;
+
+  // The registered codec name, e.g. "link2".
+  virtual std::string_view codec() const = 0;
+  virtual uint32_t size() const = 0;       // Nodes.
+  virtual uint64_t arc_count() const = 0;  // Arcs: the sum of the list lengths.
+
+  // The length of the list of `node` (< size()), without decoding it where the format allows.
+  virtual uint32_t Degree(uint32_t node) const = 0;
+
+  // Replaces *out with the list of `node` (< size()). Reuses out's capacity: no allocation once
+  // it holds the longest list (link3 needs up to twice the longest list in a reference chain).
+  virtual void Decode(uint32_t node, std::vector<uint32_t>* out) const = 0;
+
+  // A scan over all lists; valid while this object lives.
+  virtual std::unique_ptr<ListScanner> Scan() const = 0;
+
+  virtual AdjacencySizeBits SizeBits() const = 0;
+
+  // The envelope and the body: SizeBits().Total() / 8 bytes.
+  std::vector<uint8_t> Serialize() const;
+
+ private:
+  // Appends the codec's body (its grammar) to *out.
+  virtual void AppendBody(std::vector<uint8_t>* out) const = 0;
+};
+
+// Bits of the envelope for a codec name: (2 + name.size()) · 8.
+uint64_t EnvelopeBits(std::string_view codec);
+
+// A registered codec.
+struct AdjacencyCodec {
+  std::string_view name;
+  // Encodes `graph` (CheckAdjacencyLists must pass).
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> (*encode)(AdjacencyListsView graph,
+                                                          const AdjacencyCodecOptions& options);
+  // Checks and loads a body (the bytes after the envelope, exactly).
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> (*load)(absl::Span<const uint8_t> body);
+};
+
+// Every registered codec, in registration order.
+absl::Span<const AdjacencyCodec> AdjacencyCodecs();
+
+// The codec called `name`, or nullptr.
+const AdjacencyCodec* FindAdjacencyCodec(std::string_view name);
+
+// Encodes `graph` with the codec called `codec`. InvalidArgumentError for an unknown codec, a
+// malformed graph or parameters out of range.
+absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
+    std::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options = {});
+
+// Loads serialized bytes (EncodedGraph::Serialize): the caller passes exactly those bytes.
+// DataLossError "adjacency_codec: …" for a bad envelope, "<codec>: …" for a bad body.
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes);
+
+}  // namespace crawldb::codecs

@@ -1,0 +1,80 @@
+// The registry of adjacency codecs and the envelope of their serialized form (adjacency_codec.h).
+#include <string>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "codecs/adjacency_codec.h"
+#include "codecs/link1.h"
+#include "codecs/link2.h"
+#include "codecs/link3.h"
+#include "codecs/link3_huff.h"
+
+namespace crawldb::codecs {
+namespace {
+
+// One line per codec.
+constexpr AdjacencyCodec kCodecs[] = {
+    {"link1", &EncodeLink1, &LoadLink1},
+    {"link2", &EncodeLink2, &LoadLink2},
+    {"link3", &EncodeLink3, &LoadLink3},
+    {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff},
+};
+
+absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
+
+}  // namespace
+
+std::vector<uint8_t> EncodedGraph::Serialize() const {
+  const std::string_view name = codec();
+  std::vector<uint8_t> out;
+  out.push_back(kAdjacencyFormatVersion);
+  out.push_back(static_cast<uint8_t>(name.size()));
+  for (char c : name) out.push_back(static_cast<uint8_t>(c));
+  AppendBody(&out);
+  return out;
+}
+
+uint64_t EnvelopeBits(std::string_view codec) { return 8 * (2 + uint64_t{codec.size()}); }
+
+absl::Span<const AdjacencyCodec> AdjacencyCodecs() { return kCodecs; }
+
+const AdjacencyCodec* FindAdjacencyCodec(std::string_view name) {
+  for (const AdjacencyCodec& codec : kCodecs) {
+    if (codec.name == name) return &codec;
+  }
+  return nullptr;
+}
+
+absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
+    std::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options) {
+  const AdjacencyCodec* found = FindAdjacencyCodec(codec);
+  if (found == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("adjacency_codec: unknown codec '", ToAbsl(codec), "'"));
+  }
+  if (absl::Status status = CheckAdjacencyLists(graph); !status.ok()) return status;
+  return found->encode(graph, options);
+}
+
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes) {
+  if (bytes.size() < 2) return absl::DataLossError("adjacency_codec: truncated envelope");
+  if (bytes[0] != kAdjacencyFormatVersion) {
+    return absl::DataLossError(absl::StrCat("adjacency_codec: format version ", int{bytes[0]},
+                                            "; expected ", int{kAdjacencyFormatVersion}));
+  }
+  const size_t name_length = bytes[1];
+  if (bytes.size() < 2 + name_length) {
+    return absl::DataLossError("adjacency_codec: truncated codec name");
+  }
+  const std::string_view name(reinterpret_cast<const char*>(bytes.data() + 2), name_length);
+  const AdjacencyCodec* codec = FindAdjacencyCodec(name);
+  if (codec == nullptr) {
+    // The name is untrusted bytes: show it escaped.
+    return absl::DataLossError(
+        absl::StrCat("adjacency_codec: unknown codec '", absl::CHexEscape(ToAbsl(name)), "'"));
+  }
+  return codec->load(bytes.subspan(2 + name_length));
+}
+
+}  // namespace crawldb::codecs

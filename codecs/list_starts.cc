@@ -1,0 +1,304 @@
+#include "codecs/list_starts.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace crawldb::codecs {
+namespace {
+
+absl::Status Corrupt(const std::string& what) {
+  return absl::DataLossError(absl::StrCat("list_starts: ", what));
+}
+
+uint64_t RecordBytes(uint32_t width, uint32_t entries_per_record) {
+  return 4 + uint64_t{entries_per_record} * width / 8;
+}
+
+uint64_t BodyBytes(uint32_t node_count, uint32_t width, uint32_t entries_per_record) {
+  if (width == 32) return 4 * (uint64_t{node_count} + 1);
+  const uint64_t records = (uint64_t{node_count} + entries_per_record - 1) / entries_per_record;
+  return records * RecordBytes(width, entries_per_record);
+}
+
+uint64_t Escape(uint32_t width) { return (uint64_t{1} << width) - 1; }
+
+}  // namespace
+
+absl::StatusOr<ListStarts> ListStarts::Build(absl::Span<const uint32_t> lengths,
+                                             absl::Span<const Partition> partitions) {
+  if (partitions.empty() || partitions.size() > kMaxPartitions) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "list_starts: ", partitions.size(), " partitions; 1 to ", kMaxPartitions, " are possible"));
+  }
+  uint64_t nodes = 0;
+  for (const Partition& partition : partitions) {
+    if (partition.width != 8 && partition.width != 16 && partition.width != 32) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("list_starts: width ", partition.width, "; use 8, 16 or 32"));
+    }
+    nodes += partition.node_count;
+  }
+  if (nodes != lengths.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("list_starts: the partitions hold ", nodes, " nodes, not ", lengths.size()));
+  }
+  uint64_t total = 0;
+  for (uint32_t length : lengths) total += length;
+  if (total > UINT32_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat("list_starts: a stream of ", total,
+                                                   "; 32-bit starts address fewer than 2^32"));
+  }
+
+  const uint32_t p = kEntriesPerRecord;
+  std::vector<uint8_t> bytes;
+  bytes.push_back(static_cast<uint8_t>(p));
+  std::vector<uint8_t> exceptions;
+  uint32_t exception_count = 0;
+  std::vector<uint8_t> body;
+  uint32_t node = 0;
+  uint32_t position = 0;  // Below 2^32 as checked.
+  for (const Partition& partition : partitions) {
+    AppendLittleEndian(partition.node_count, &body);
+    body.push_back(static_cast<uint8_t>(partition.width));
+    const uint32_t end_node = node + partition.node_count;
+    if (partition.width == 32) {
+      for (; node < end_node; ++node) {
+        AppendLittleEndian(position, &body);
+        position += lengths[node];
+      }
+      AppendLittleEndian(position, &body);
+      continue;
+    }
+    const uint64_t escape = Escape(partition.width);
+    for (uint32_t first = node; first < end_node; first += p) {
+      AppendLittleEndian(position, &body);
+      for (uint32_t i = 0; i < p; ++i) {
+        uint64_t field = 0;
+        if (first + i < end_node) {
+          const uint32_t length = lengths[first + i];
+          field = std::min<uint64_t>(length, escape);
+          if (field == escape) {
+            AppendLittleEndian(first + i, &exceptions);
+            AppendLittleEndian(length, &exceptions);
+            ++exception_count;
+          }
+          position += length;
+        }
+        if (partition.width == 8) {
+          body.push_back(static_cast<uint8_t>(field));
+        } else {
+          AppendLittleEndian(static_cast<uint16_t>(field), &body);
+        }
+      }
+    }
+    node = end_node;
+  }
+  AppendLittleEndian(exception_count, &bytes);
+  bytes.insert(bytes.end(), exceptions.begin(), exceptions.end());
+  bytes.push_back(static_cast<uint8_t>(partitions.size()));
+  bytes.insert(bytes.end(), body.begin(), body.end());
+
+  // One reading of the bytes, the checking one, sets up every starts object.
+  LittleEndianReader reader(bytes);
+  absl::StatusOr<ListStarts> starts = Parse(&reader, static_cast<uint32_t>(lengths.size()), total);
+  if (!starts.ok()) {
+    return absl::InternalError(
+        absl::StrCat("list_starts: built starts do not parse: ", starts.status().message()));
+  }
+  return starts;
+}
+
+absl::StatusOr<ListStarts> ListStarts::BuildOnePartition(absl::Span<const uint32_t> lengths) {
+  const uint64_t n = lengths.size();
+  const uint64_t records = (n + kEntriesPerRecord - 1) / kEntriesPerRecord;
+  uint32_t best_width = 32;
+  uint64_t best_bits = 32 * (n + 1);
+  for (uint32_t width : {8u, 16u}) {
+    uint64_t exceptions = 0;
+    for (uint32_t length : lengths) exceptions += length >= Escape(width) ? 1 : 0;
+    const uint64_t bits = records * 8 * RecordBytes(width, kEntriesPerRecord) + 64 * exceptions;
+    if (bits < best_bits) {
+      best_bits = bits;
+      best_width = width;
+    }
+  }
+  const Partition partition = {static_cast<uint32_t>(n), best_width};
+  return Build(lengths, absl::MakeConstSpan(&partition, 1));
+}
+
+absl::StatusOr<ListStarts> ListStarts::Parse(LittleEndianReader* in, uint32_t node_count,
+                                             uint64_t total) {
+  const size_t start = in->position();
+  ListStarts starts;
+  uint8_t p;
+  uint32_t exception_count;
+  if (!in->Read(&p) || !in->Read(&exception_count)) return Corrupt("truncated header");
+  if (p < 1 || p > 64) return Corrupt(absl::StrCat("P = ", int{p}, "; expected 1 to 64"));
+  starts.entries_per_record_ = p;
+  if (exception_count > node_count || in->remaining() / 8 < exception_count) {
+    return Corrupt(absl::StrCat(exception_count, " exceptions do not fit"));
+  }
+  starts.exceptions_.resize(exception_count);
+  for (uint32_t i = 0; i < exception_count; ++i) {
+    Exception& exception = starts.exceptions_[i];
+    in->Read(&exception.node);
+    in->Read(&exception.length);
+    if (exception.node >= node_count ||
+        (i > 0 && exception.node <= starts.exceptions_[i - 1].node)) {
+      return Corrupt(
+          absl::StrCat("exception ", i, " names node ", exception.node, ", out of order or range"));
+    }
+  }
+  uint8_t partition_count;
+  if (!in->Read(&partition_count)) return Corrupt("truncated partition count");
+  if (partition_count < 1 || partition_count > kMaxPartitions) {
+    return Corrupt(
+        absl::StrCat(int{partition_count}, " partitions; expected 1 to ", kMaxPartitions));
+  }
+  // Body offsets are relative to the first byte of the starts, which is bytes_[0].
+  uint64_t position = 0;  // Where the next partition starts.
+  uint32_t next_exception = 0;
+  uint64_t first_node = 0;
+  for (uint8_t i = 0; i < partition_count; ++i) {
+    uint32_t count;
+    uint8_t width;
+    if (!in->Read(&count) || !in->Read(&width)) return Corrupt("truncated partition header");
+    if (width != 8 && width != 16 && width != 32) {
+      return Corrupt(absl::StrCat("partition ", int{i}, " has width ", int{width}));
+    }
+    if (count > node_count - first_node) {
+      return Corrupt(absl::StrCat("partitions hold more than ", node_count, " nodes"));
+    }
+    const uint64_t offset = in->position() - start;
+    absl::Span<const uint8_t> body;
+    if (!in->ReadBytes(BodyBytes(count, width, p), &body)) {
+      return Corrupt(absl::StrCat("truncated partition ", int{i}));
+    }
+    if (width == 32) {
+      uint64_t previous = position;
+      for (uint64_t k = 0; k <= count; ++k) {
+        const uint64_t begin = LoadLittleEndian<uint32_t>(body.data() + 4 * k);
+        if (k == 0 ? begin != position : begin < previous) {
+          return Corrupt(
+              absl::StrCat("begin ", begin, " of node ", first_node + k,
+                           k == 0 ? " is not where the partition starts" : " decreases"));
+        }
+        previous = begin;
+      }
+      position = previous;
+    } else {
+      const uint64_t escape = Escape(width);
+      const uint64_t record_bytes = RecordBytes(width, p);
+      for (uint64_t r = 0; r * p < count; ++r) {
+        const uint8_t* record = body.data() + r * record_bytes;
+        const uint64_t base = LoadLittleEndian<uint32_t>(record);
+        if (base != position) {
+          return Corrupt(absl::StrCat("record base ", base, " of node ", first_node + r * p,
+                                      "; its lists begin at ", position));
+        }
+        for (uint64_t k = 0; k < p; ++k) {
+          const uint64_t field =
+              width == 8 ? record[4 + k] : LoadLittleEndian<uint16_t>(record + 4 + 2 * k);
+          const uint64_t node = first_node + r * p + k;
+          if (r * p + k >= count) {
+            if (field != 0) return Corrupt("nonzero length past a partition's end");
+          } else if (field != escape) {
+            position += field;
+          } else {
+            if (next_exception == exception_count ||
+                starts.exceptions_[next_exception].node != node ||
+                starts.exceptions_[next_exception].length < escape) {
+              return Corrupt(absl::StrCat("escaped length of node ", node, " has no exception"));
+            }
+            position += starts.exceptions_[next_exception++].length;
+          }
+        }
+      }
+    }
+    if (position > total) {
+      return Corrupt(absl::StrCat("lists end at ", position, ", past the stream's ", total));
+    }
+    starts.partitions_.push_back({count, width});
+    starts.layouts_.push_back({static_cast<uint32_t>(first_node), count, width, offset});
+    first_node += count;
+  }
+  if (first_node != node_count) {
+    return Corrupt(absl::StrCat("partitions hold ", first_node, " nodes, not ", node_count));
+  }
+  if (next_exception != exception_count) {
+    return Corrupt(absl::StrCat("exception for node ", starts.exceptions_[next_exception].node,
+                                " matches no escaped length"));
+  }
+  if (position != total) {
+    return Corrupt(absl::StrCat("lists end at ", position, ", not at the stream's end ", total));
+  }
+  const absl::Span<const uint8_t> bytes = in->ConsumedSince(start);
+  starts.bytes_.assign(bytes.begin(), bytes.end());
+  return starts;
+}
+
+void ListStarts::AppendTo(std::vector<uint8_t>* out) const {
+  out->insert(out->end(), bytes_.begin(), bytes_.end());
+}
+
+uint64_t ListStarts::Field(const uint8_t* record, uint32_t width, uint32_t index,
+                           uint32_t node) const {
+  const uint64_t field =
+      width == 8 ? record[4 + index] : LoadLittleEndian<uint16_t>(record + 4 + 2 * index);
+  if (field != Escape(width)) [[likely]] {
+    return field;
+  }
+  const auto it = std::lower_bound(
+      exceptions_.begin(), exceptions_.end(), node,
+      [](const Exception& exception, uint32_t value) { return exception.node < value; });
+  return it->length;  // Parse matched every escape with its exception.
+}
+
+ListStarts::Range ListStarts::Get(uint32_t node) const {
+  const Layout& layout = Find(node);
+  const uint32_t i = node - layout.first_node;
+  const uint8_t* body = bytes_.data() + layout.offset;
+  if (layout.width == 32) {
+    return {LoadLittleEndian<uint32_t>(body + 4 * uint64_t{i}),
+            LoadLittleEndian<uint32_t>(body + 4 * (uint64_t{i} + 1))};
+  }
+  const uint32_t p = entries_per_record_;
+  const uint8_t* record = body + (i / p) * RecordBytes(layout.width, p);
+  const uint32_t j = i % p;
+  const uint32_t first = node - j;
+  uint64_t begin = LoadLittleEndian<uint32_t>(record);
+  for (uint32_t k = 0; k < j; ++k) begin += Field(record, layout.width, k, first + k);
+  return {begin, begin + Field(record, layout.width, j, node)};
+}
+
+uint64_t ListStarts::Length(uint32_t node) const {
+  const Layout& layout = Find(node);
+  const uint32_t i = node - layout.first_node;
+  const uint8_t* body = bytes_.data() + layout.offset;
+  if (layout.width == 32) {
+    return LoadLittleEndian<uint32_t>(body + 4 * (uint64_t{i} + 1)) -
+           LoadLittleEndian<uint32_t>(body + 4 * uint64_t{i});
+  }
+  const uint32_t p = entries_per_record_;
+  return Field(body + (i / p) * RecordBytes(layout.width, p), layout.width, i % p, node);
+}
+
+absl::StatusOr<ListStarts> BuildLinkStarts(absl::Span<const uint32_t> lengths,
+                                           const std::optional<DegreePartitions>& partitions) {
+  if (!partitions.has_value()) return ListStarts::BuildOnePartition(lengths);
+  const uint64_t high_and_medium = uint64_t{partitions->high} + partitions->medium;
+  if (high_and_medium > lengths.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("list_starts: degree partitions of ",
+                                                   partitions->high, " and ", partitions->medium,
+                                                   " nodes for a graph of ", lengths.size()));
+  }
+  const ListStarts::Partition three[] = {
+      {partitions->high, 32},
+      {partitions->medium, 16},
+      {static_cast<uint32_t>(lengths.size() - high_and_medium), 8}};
+  return ListStarts::Build(lengths, three);
+}
+
+}  // namespace crawldb::codecs

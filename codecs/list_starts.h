@@ -1,0 +1,138 @@
+// The compressed starts array of paper 001 §3.3: where each node's record lies in a stream
+// (Link2's gap lists, Link3's records), the records being laid back to back in node order, so
+// record v spans positions [begin(v), end(v)) with end(v) = begin(v + 1). Positions and lengths
+// are in the stream's unit: nybbles for link2 and link3 (the paper's "elements of starts are
+// indices to nybbles"), bits for link3+huff.
+//
+// The nodes are cut into consecutive *partitions*, each with a width:
+//   - width 32: a plain array of 32-bit positions, begin(v) for every node of the partition
+//     and one more for the end of its last node ("32-bit indices as before", for the high-degree
+//     partition);
+//   - width 16 or 8: *records* of P = 16 nodes, each a 32-bit base (begin of the record's first
+//     node) and P lengths of `width` bits each: "a 32-bit base index, plus P 16-bit
+//     offsets from the previous index" (the medium-degree partition; 8 bits for the low-degree
+//     one). begin(v) is the base plus the lengths before v in its record: at most P − 1 adds.
+//     With P = 16 an entry costs 32/16 + 8 = 10 bits (8-bit) or 18 bits (16-bit).
+// A length that does not fit its width (≥ 2^width − 1) is *escaped*: its field holds 2^width − 1
+// and the length is in a table of exceptions, looked up by binary search on the node. Paper 001
+// has no escapes: with its degree partitions (codecs/degree_partitions.h) every length fits.
+// Ours serve the one-partition layout ("Link2-1part") that keeps the input's node order, and any
+// partitioning a caller chooses.
+//
+// Byte format (integers little-endian, codecs/little_endian.h; no padding between fields):
+//   starts     := P:u8 exception_count:u32 exception{exception_count}
+//                 partition_count:u8 partition{partition_count}
+//   exception  := node:u32 length:u32
+//   partition  := node_count:u32 width:u8 body
+//   body       := begin:u32{node_count + 1}                               width = 32
+//               | record{ceil(node_count / P)}                            width = 8 or 16
+//   record     := base:u32 length:u<width>{P}
+// Invariants (Build guarantees them, Parse checks them): 1 ≤ P ≤ 64; 1 ≤ partition_count ≤ 8;
+// the node counts sum to the graph's; partitions follow each other in node order, and each
+// starts where the previous ended (the first at position 0): the first begin or base of a
+// partition is the previous one's end, begins are non-decreasing, every base equals the begin
+// its record's first node gets from the lengths before it, lengths past a partition's last node
+// are 0, and the last end is the stream's length, below 2^32. Exceptions are sorted
+// by node, strictly; there is exactly one for each escaped field, and its length is at least
+// the escape value.
+//
+// Caller's obligations: the node count and the stream's length are the caller's to store (Parse
+// takes them); both are below 2^32.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "codecs/degree_partitions.h"
+#include "codecs/little_endian.h"
+
+namespace crawldb::codecs {
+
+class ListStarts {
+ public:
+  // Nodes per record (P), as the paper's P = 16.
+  static constexpr uint32_t kEntriesPerRecord = 16;
+  static constexpr uint32_t kMaxPartitions = 8;
+
+  struct Partition {
+    uint32_t node_count;  // Nodes.
+    uint32_t width;       // Bits per entry: 8, 16 or 32.
+  };
+
+  // A record's span.
+  struct Range {
+    uint64_t begin;  // Position in the stream's unit.
+    uint64_t end;    // Position, ≥ begin.
+  };
+
+  // The empty starts of 0 nodes.
+  ListStarts() = default;
+
+  // Starts for records of lengths[v] units, back to back, laid out in `partitions` (node
+  // counts summing to lengths.size(), widths 8, 16 or 32, at most kMaxPartitions).
+  // InvalidArgumentError "list_starts: …" when the partitions are malformed or the lengths add
+  // up to 2^32 or more.
+  static absl::StatusOr<ListStarts> Build(absl::Span<const uint32_t> lengths,
+                                          absl::Span<const Partition> partitions);
+
+  // One partition of the width (8, 16 or 32) that makes the starts smallest.
+  static absl::StatusOr<ListStarts> BuildOnePartition(absl::Span<const uint32_t> lengths);
+
+  // Reads starts (the grammar above) for `node_count` nodes and a stream of `total` units
+  // from `in`, checking every invariant; DataLossError "list_starts: …" on any violation.
+  // Reads only the starts' own bytes; the bytes are copied.
+  static absl::StatusOr<ListStarts> Parse(LittleEndianReader* in, uint32_t node_count,
+                                          uint64_t total);
+
+  // Appends the serialized form (SizeInBits() / 8 bytes).
+  void AppendTo(std::vector<uint8_t>* out) const;
+  uint64_t SizeInBits() const { return 8 * bytes_.size(); }
+
+  absl::Span<const Partition> partitions() const { return partitions_; }
+
+  // The span of record `node` (node < the node count). O(P) adds, plus a binary search over
+  // the exceptions when one of those lengths is escaped.
+  Range Get(uint32_t node) const;
+
+  // end − begin of record `node`, O(1) but for an escape: the cheap step of a sequential scan.
+  uint64_t Length(uint32_t node) const;
+
+ private:
+  struct Layout {
+    uint32_t first_node;
+    uint32_t node_count;
+    uint32_t width;
+    uint64_t offset;  // Byte offset of the partition's body in bytes_.
+  };
+  struct Exception {
+    uint32_t node;
+    uint32_t length;  // Units.
+  };
+
+  // The partition holding `node`.
+  const Layout& Find(uint32_t node) const {
+    const Layout* layout = layouts_.data();
+    while (node - layout->first_node >= layout->node_count) ++layout;
+    return *layout;
+  }
+  // Length field `index` of the record at `record` (width 8 or 16), exceptions resolved; `node`
+  // is the node it belongs to.
+  uint64_t Field(const uint8_t* record, uint32_t width, uint32_t index, uint32_t node) const;
+
+  uint32_t entries_per_record_ = kEntriesPerRecord;
+  std::vector<Partition> partitions_;
+  std::vector<Layout> layouts_;
+  std::vector<Exception> exceptions_;
+  std::vector<uint8_t> bytes_;  // The serialized form.
+};
+
+// The starts of Link2 and Link3: with `partitions`, paper 001's three, high / medium / low, of
+// widths 32 / 16 / 8 (InvalidArgumentError if they hold more nodes than there are lengths);
+// without, ListStarts::BuildOnePartition.
+absl::StatusOr<ListStarts> BuildLinkStarts(absl::Span<const uint32_t> lengths,
+                                           const std::optional<DegreePartitions>& partitions);
+
+}  // namespace crawldb::codecs

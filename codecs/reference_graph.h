@@ -1,0 +1,322 @@
+// An encoded graph of LimitSelect-K-L records (codecs/reference_lists.h) laid back to back in
+// one stream and located by a starts array (codecs/list_starts.h): the decoding, scanning,
+// degree and checking that link3 and link3+huff share. A *record format* says how a record's
+// fields are coded (nybble codes for link3, Huffman codes for link3+huff).
+//
+// Body (after the envelope of adjacency_codec.h; integers little-endian):
+//   body    := window:u16 max_chain:u8 node_count:u32 data_length:u32 tables starts data
+//   tables  := the record format's code tables (none for link3)
+//   starts  := list_starts.h, for node_count records in a stream of data_length units
+//   data    := bytes[ceil(data_length · unit / 8)], unit = 4 (nybbles) or 1 (bits); the bits
+//              after the stream's last unit are zero
+//   record  := ε                                       the empty list
+//            | ref adds                                ref = 0: absolute, the list is adds
+//            | ref del_count del_gap{del_count} adds   ref in 1..K: relative to list v − ref
+// adds run to the record's end: the first id relative to the node v (signed), then the gaps
+// less one, as Link2 (codecs/nybble_gaps.h). List v = (list v − ref without the elements at the
+// deleted indices) ∪ adds.
+//
+// Invariants (checked when loading): 1 ≤ K ≤ kMaxLink3Window, 0 ≤ L ≤ kMaxLink3Chain;
+// ref ≤ min(K, v); chain(v) ≤ L; del_count ≤ the representative's length and every deleted
+// index below it; adds are ids below node_count, none among the representative's kept
+// elements; every record's codes end exactly at its end; the body ends with the data.
+//
+// A record format F provides (all positions in its units; `data` is the stream's bytes):
+//   static constexpr std::string_view kName;      the registered codec name
+//   static constexpr int kUnitBits;               4 or 1
+//   static absl::StatusOr<F> ParseTables(LittleEndianReader*);  the tables; DataLossError
+//   void AppendTables(std::vector<uint8_t>*) const;
+//   uint64_t TableBits() const;
+//   bool ReadRef(data, begin, end, uint64_t* ref, uint64_t* after) const;  non-empty record
+//   bool ApplyRecord(bool relative, uint32_t node, uint32_t node_count, data, begin, end,
+//                    std::vector<uint32_t>* list, uint64_t* adds_begin) const;
+//       rebuilds the list in place from the record after its ref: *list holds the
+//       representative (relative) or nothing (absolute); false if corrupt
+//   int64_t DegreeChange(bool relative, data, begin, end) const;
+//       |adds| − del_count of a checked record, from after its ref
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "codecs/adjacency_codec.h"
+#include "codecs/list_starts.h"
+#include "codecs/little_endian.h"
+#include "codecs/reference_lists.h"
+
+namespace crawldb::codecs {
+
+// Units of a reference graph's records, by component.
+struct ReferenceTally {
+  uint64_t refs = 0;
+  uint64_t deletes = 0;
+  uint64_t adds = 0;
+};
+
+template <typename Format>
+class ReferenceGraph final : public EncodedGraph {
+ public:
+  // window:u16 max_chain:u8 node_count:u32 data_length:u32.
+  static constexpr uint64_t kParameterBits = 16 + 8 + 32 + 32;
+
+  // InvalidArgumentError "<name>: K = …" unless 1 ≤ K ≤ kMaxLink3Window and L ≤ kMaxLink3Chain.
+  static absl::Status CheckOptions(const AdjacencyCodecOptions& options) {
+    if (options.window < 1 || options.window > kMaxLink3Window ||
+        options.max_chain > kMaxLink3Chain) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          Name(), ": K = ", options.window, ", L = ", options.max_chain, "; K must be in [1, ",
+          kMaxLink3Window, "] and L in [0, ", kMaxLink3Chain, "]"));
+    }
+    return absl::OkStatus();
+  }
+
+  // From an encoder, which also gives the counts a load would find by checking.
+  ReferenceGraph(Format format, uint32_t window, uint32_t max_chain, uint32_t node_count,
+                 ListStarts starts, std::vector<uint8_t> data, uint64_t data_length,
+                 uint64_t arc_count, const ReferenceTally& tally)
+      : format_(std::move(format)),
+        window_(window),
+        max_chain_(max_chain),
+        node_count_(node_count),
+        arc_count_(arc_count),
+        starts_(std::move(starts)),
+        data_(std::move(data)),
+        data_length_(data_length),
+        tally_(tally) {}
+
+  // Checks and loads a body (the grammar above).
+  static absl::StatusOr<std::unique_ptr<EncodedGraph>> Load(absl::Span<const uint8_t> body) {
+    LittleEndianReader in(body);
+    uint16_t window;
+    uint8_t max_chain;
+    uint32_t n;
+    uint32_t data_length;
+    if (!in.Read(&window) || !in.Read(&max_chain) || !in.Read(&n) || !in.Read(&data_length)) {
+      return Corrupt("truncated header");
+    }
+    if (window < 1 || window > kMaxLink3Window || max_chain > kMaxLink3Chain) {
+      return Corrupt(absl::StrCat("K = ", window, ", L = ", int{max_chain}, " out of range"));
+    }
+    absl::StatusOr<Format> format = Format::ParseTables(&in);
+    if (!format.ok()) return Corrupt(format.status().message());
+    absl::StatusOr<ListStarts> starts = ListStarts::Parse(&in, n, data_length);
+    if (!starts.ok()) return Corrupt(starts.status().message());
+    const uint64_t data_bits = uint64_t{data_length} * Format::kUnitBits;
+    const uint64_t data_bytes = (data_bits + 7) / 8;
+    if (in.remaining() != data_bytes) {
+      return Corrupt(absl::StrCat("the data takes ", in.remaining(), " bytes; ", data_bits,
+                                  " bits need ", data_bytes));
+    }
+    absl::Span<const uint8_t> data;
+    in.ReadBytes(data_bytes, &data);
+    if (!PaddingIsZero(data, data_bits)) return Corrupt("nonzero padding after the data");
+    auto graph = std::make_unique<ReferenceGraph>(
+        *std::move(format), window, max_chain, n, *std::move(starts),
+        std::vector<uint8_t>(data.begin(), data.end()), data_length, 0, ReferenceTally());
+    if (absl::Status status = graph->Check(); !status.ok()) return status;
+    return graph;
+  }
+
+  std::string_view codec() const override { return Format::kName; }
+  uint32_t size() const override { return node_count_; }
+  uint64_t arc_count() const override { return arc_count_; }
+
+  uint32_t Degree(uint32_t node) const override {
+    // |list v| = |representative| − del_count + |adds|, down the chain.
+    int64_t degree = 0;
+    for (uint32_t depth = 0; depth <= max_chain_; ++depth) {
+      const ListStarts::Range range = starts_.Get(node);
+      if (range.begin == range.end) break;
+      uint64_t ref;
+      uint64_t after;
+      format_.ReadRef(data_, range.begin, range.end, &ref, &after);
+      degree += format_.DegreeChange(ref != 0, data_, after, range.end);
+      if (ref == 0) break;
+      node -= static_cast<uint32_t>(ref);
+    }
+    return static_cast<uint32_t>(degree);
+  }
+
+  void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
+    // The chain from `node` back to its absolute (or empty) record, then the records applied
+    // from there forward. Loading bounded chains by max_chain_ ≤ kMaxLink3Chain.
+    struct Step {
+      uint32_t node;
+      bool relative;
+      uint64_t after_ref;
+      uint64_t end;
+    };
+    Step chain[kMaxLink3Chain + 1];
+    uint32_t depth = 0;
+    for (;; ++depth) {
+      const ListStarts::Range range = starts_.Get(node);
+      uint64_t ref = 0;
+      uint64_t after_ref = range.end;
+      if (range.begin != range.end)
+        format_.ReadRef(data_, range.begin, range.end, &ref, &after_ref);
+      chain[depth] = {node, ref != 0, after_ref, range.end};
+      if (ref == 0 || depth == max_chain_) break;
+      node -= static_cast<uint32_t>(ref);
+    }
+    out->clear();
+    for (uint32_t i = depth + 1; i-- > 0;) {
+      uint64_t adds_begin;
+      format_.ApplyRecord(chain[i].relative, chain[i].node, node_count_, data_, chain[i].after_ref,
+                          chain[i].end, out, &adds_begin);
+    }
+  }
+
+  std::unique_ptr<ListScanner> Scan() const override { return std::make_unique<Scanner>(this); }
+
+  AdjacencySizeBits SizeBits() const override {
+    AdjacencySizeBits bits;
+    bits.header = EnvelopeBits(Format::kName) + kParameterBits;
+    bits.tables = format_.TableBits();
+    bits.starts = starts_.SizeInBits();
+    bits.refs = Format::kUnitBits * tally_.refs;
+    bits.deletes = Format::kUnitBits * tally_.deletes;
+    // The padding that ends the data on a byte counts with the adds.
+    bits.adds = Format::kUnitBits * tally_.adds +
+                (8 * uint64_t{data_.size()} - Format::kUnitBits * data_length_);
+    return bits;
+  }
+
+ private:
+  static std::string Name() { return std::string(Format::kName); }
+
+  static absl::Status Corrupt(absl::string_view what) {
+    return absl::DataLossError(absl::StrCat(Name(), ": ", what));
+  }
+
+  // The bits of `data` from bit `bits` on (most significant bit of each byte first for bit
+  // streams, the high half for nybble streams: both are the bits that follow the stream) are 0.
+  static bool PaddingIsZero(absl::Span<const uint8_t> data, uint64_t bits) {
+    const unsigned used = bits % 8;
+    if (used == 0) return true;
+    const uint8_t last = data.back();
+    return Format::kUnitBits == 4 ? (last >> 4) == 0 : (last & (0xFF >> used)) == 0;
+  }
+
+  // What Check() tracks while decoding.
+  struct Checks {
+    std::vector<uint8_t> chain;  // chain(v) of every node decoded so far.
+    uint64_t arcs = 0;
+    ReferenceTally tally;
+  };
+
+  // Decodes every list once, checking every invariant, and counts the arcs and the units of
+  // each component: Load's last step.
+  absl::Status Check() {
+    Checks checks;
+    checks.chain.resize(node_count_);
+    Cursor cursor(this);
+    for (uint32_t v = 0; v < node_count_; ++v) {
+      if (!cursor.Advance(&checks)) {
+        return Corrupt(absl::StrCat("the record of node ", v, " is corrupt"));
+      }
+    }
+    arc_count_ = checks.arcs;
+    tally_ = checks.tally;
+    return absl::OkStatus();
+  }
+
+  // Decodes the lists in node order, keeping the last K + 1 of them, so that a representative
+  // (at most K back) is at hand instead of decoded again.
+  class Cursor {
+   public:
+    explicit Cursor(const ReferenceGraph* graph) : graph_(graph), ring_(graph->window_ + 1) {}
+
+    uint32_t node() const { return node_; }
+    const std::vector<uint32_t>& last() const { return *last_; }
+
+    // Decodes list node() (< size()) into last() and moves to the next node. With `checks`,
+    // also verifies the ref and the chain and tallies the record; false if corrupt.
+    bool Advance(Checks* checks) {
+      const uint32_t v = node_++;
+      const uint64_t begin = position_;
+      const uint64_t end = begin + graph_->starts_.Length(v);
+      position_ = end;
+      std::vector<uint32_t>& list = ring_[v % ring_.size()];
+      last_ = &list;
+      list.clear();
+      if (begin == end) {
+        if (checks != nullptr) checks->chain[v] = 0;
+        return true;
+      }
+      uint64_t ref;
+      uint64_t after_ref;
+      if (!graph_->format_.ReadRef(graph_->data_, begin, end, &ref, &after_ref)) return false;
+      if (checks != nullptr) {
+        if (ref > graph_->window_ || ref > v) return false;
+        const uint32_t chain = ref == 0 ? 0 : checks->chain[v - ref] + 1u;
+        if (chain > graph_->max_chain_) return false;
+        checks->chain[v] = static_cast<uint8_t>(chain);
+      }
+      if (ref != 0) list = ring_[(v - ref) % ring_.size()];
+      uint64_t adds_begin;
+      if (!graph_->format_.ApplyRecord(ref != 0, v, graph_->node_count_, graph_->data_, after_ref,
+                                       end, &list, &adds_begin)) {
+        return false;
+      }
+      if (checks != nullptr) {
+        checks->arcs += list.size();
+        checks->tally.refs += after_ref - begin;
+        checks->tally.deletes += adds_begin - after_ref;
+        checks->tally.adds += end - adds_begin;
+      }
+      return true;
+    }
+
+   private:
+    const ReferenceGraph* graph_;
+    std::vector<std::vector<uint32_t>> ring_;  // List v in slot v mod (K + 1).
+    const std::vector<uint32_t>* last_ = nullptr;
+    uint32_t node_ = 0;
+    uint64_t position_ = 0;  // Where the record of node_ begins.
+  };
+
+  class Scanner final : public ListScanner {
+   public:
+    explicit Scanner(const ReferenceGraph* graph) : graph_(graph), cursor_(graph) {}
+    bool Next(absl::Span<const uint32_t>* list) override {
+      if (cursor_.node() == graph_->node_count_) return false;
+      cursor_.Advance(nullptr);
+      *list = cursor_.last();
+      return true;
+    }
+
+   private:
+    const ReferenceGraph* graph_;
+    Cursor cursor_;
+  };
+
+  void AppendBody(std::vector<uint8_t>* out) const override {
+    AppendLittleEndian(static_cast<uint16_t>(window_), out);
+    out->push_back(static_cast<uint8_t>(max_chain_));
+    AppendLittleEndian(node_count_, out);
+    AppendLittleEndian(static_cast<uint32_t>(data_length_), out);
+    format_.AppendTables(out);
+    starts_.AppendTo(out);
+    out->insert(out->end(), data_.begin(), data_.end());
+  }
+
+  Format format_;
+  uint32_t window_;     // K.
+  uint32_t max_chain_;  // L.
+  uint32_t node_count_;
+  uint64_t arc_count_;
+  ListStarts starts_;
+  std::vector<uint8_t> data_;  // ceil(data_length_ · unit / 8) bytes.
+  uint64_t data_length_;       // Units, below 2^32.
+  ReferenceTally tally_;       // Units of the records by component, padding excluded.
+};
+
+}  // namespace crawldb::codecs
