@@ -22,6 +22,7 @@
 
 #include "extension/urls/url_normalizer.h"
 #include "gtest/gtest.h"
+#include "tests/shared_data.h"
 
 namespace crawldb::urls {
 namespace {
@@ -461,41 +462,8 @@ TEST(NormalizeUrlFast, AgreesWithTheFullPathOnTrickyVariants) {
 // ----------------------------------------------------------------------------------------------
 // The real corpora.
 
-std::filesystem::path SharedData() {
-  if (const char* env = std::getenv("CRAWLDB_SHARED_DATA"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  // tests/stores/url_fast_path_test.cc -> <checkout>/../shared/data
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / ".." /
-         "shared" / "data";
-}
-
-// The lines of an .xz file, read through `xz -dc`. Fails the test when missing.
-std::vector<std::string> ReadXzLines(const std::filesystem::path& path) {
-  std::vector<std::string> lines;
-  EXPECT_TRUE(std::filesystem::exists(path)) << "missing data file " << path;
-  if (!std::filesystem::exists(path)) return lines;
-  const std::string command = "xz -dc '" + path.string() + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  EXPECT_NE(pipe, nullptr) << command;
-  if (pipe == nullptr) return lines;
-  std::string current;
-  char buffer[1 << 16];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
-    for (size_t i = 0; i < got; ++i) {
-      if (buffer[i] == '\n') {
-        lines.push_back(std::move(current));
-        current.clear();
-      } else {
-        current.push_back(buffer[i]);
-      }
-    }
-  }
-  if (!current.empty()) lines.push_back(std::move(current));
-  EXPECT_EQ(pclose(pipe), 0) << command;
-  return lines;
-}
+using ::crawldb::testing::ReadXzLines;
+using ::crawldb::testing::SharedDataPath;
 
 // Variants of a real URL the fast path should also get right: upper-cased scheme and host, the
 // default port spelled out, a lone '?', a trailing dot on the host, all upper case.
@@ -534,7 +502,7 @@ Share CheckCorpus(const std::vector<std::string>& lines) {
     ++share.lines;
     share.fast += ExpectSameAsFullPath(line);
     for (const std::string& variant : VariantsOf(line)) ExpectSameAsFullPath(variant);
-    if (testing::Test::HasFailure()) break;
+    if (::testing::Test::HasFailure()) break;
   }
   return share;
 }
@@ -585,7 +553,7 @@ void Report(const char* corpus, const std::vector<std::string>& lines, const Sha
 
 TEST(NormalizeUrlFastCorpus, RedditUrls) {
   const std::vector<std::string> lines =
-      ReadXzLines(SharedData() / "reddit" / "urls-2005-2007.txt.xz");
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"));
   ASSERT_EQ(lines.size(), 208526u);
   const Share share = CheckCorpus(lines);
   Report("reddit", lines, share);
@@ -596,7 +564,7 @@ TEST(NormalizeUrlFastCorpus, RedditUrls) {
 
 TEST(NormalizeUrlFastCorpus, PhishstormUrls) {
   const std::vector<std::string> lines =
-      ReadXzLines(SharedData() / "phish" / "phishstorm-urls.txt.xz");
+      ReadXzLines(SharedDataPath("phish/phishstorm-urls.txt.xz"));
   ASSERT_EQ(lines.size(), 96017u);
   const Share share = CheckCorpus(lines);
   Report("phishstorm", lines, share);
@@ -608,7 +576,7 @@ TEST(NormalizeUrlFastCorpus, PhishstormUrls) {
 //   valgrind --tool=callgrind --toggle-collect='*NormalizeAllFast*' ... and '*NormalizeAllSlow*'
 TEST(NormalizeUrlFastCorpus, CallgrindSample) {
   const std::vector<std::string> lines =
-      ReadXzLines(SharedData() / "reddit" / "urls-2005-2007.txt.xz");
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"));
   std::vector<std::string> sample;
   for (size_t i = 0; i < lines.size() && sample.size() < 20000; i += 10) sample.push_back(lines[i]);
   ASSERT_EQ(sample.size(), 20000u);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/shared_data.h"
 
 namespace crawldb::urls {
 namespace {
@@ -581,41 +582,8 @@ TEST(UrlFromCanonicalKey, RefusesKeysNoUrlProduces) {
 // ----------------------------------------------------------------------------------------------
 // The real corpora.
 
-std::filesystem::path SharedData() {
-  if (const char* env = std::getenv("CRAWLDB_SHARED_DATA"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  // tests/stores/url_identity_test.cc -> <checkout>/../shared/data
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / ".." /
-         "shared" / "data";
-}
-
-// The lines of an .xz file, read through `xz -dc`. Fails the test when missing.
-std::vector<std::string> ReadXzLines(const std::filesystem::path& path) {
-  std::vector<std::string> lines;
-  EXPECT_TRUE(std::filesystem::exists(path)) << "missing data file " << path;
-  if (!std::filesystem::exists(path)) return lines;
-  const std::string command = "xz -dc '" + path.string() + "'";
-  FILE* pipe = popen(command.c_str(), "r");
-  EXPECT_NE(pipe, nullptr) << command;
-  if (pipe == nullptr) return lines;
-  std::string current;
-  char buffer[1 << 16];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
-    for (size_t i = 0; i < got; ++i) {
-      if (buffer[i] == '\n') {
-        lines.push_back(std::move(current));
-        current.clear();
-      } else {
-        current.push_back(buffer[i]);
-      }
-    }
-  }
-  if (!current.empty()) lines.push_back(std::move(current));
-  EXPECT_EQ(pclose(pipe), 0) << command;
-  return lines;
-}
+using ::crawldb::testing::ReadXzLines;
+using ::crawldb::testing::SharedDataPath;
 
 struct CorpusReport {
   size_t accepted = 0;
@@ -676,7 +644,7 @@ CorpusReport CheckCorpus(const std::vector<std::string>& lines) {
       EXPECT_NE(reason, "") << "unknown refusal: " << message;
       ++report.refusals[reason];
     }
-    if (testing::Test::HasFatalFailure()) break;
+    if (::testing::Test::HasFatalFailure()) break;
   }
   return report;
 }
@@ -691,7 +659,7 @@ void Print(const char* corpus, size_t lines, const CorpusReport& report) {
 
 TEST(UrlIdentityCorpus, RedditUrls) {
   const std::vector<std::string> lines =
-      ReadXzLines(SharedData() / "reddit" / "urls-2005-2007.txt.xz");
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"));
   ASSERT_EQ(lines.size(), 208526u);
   const CorpusReport report = CheckCorpus(lines);
   Print("reddit", lines.size(), report);
@@ -743,7 +711,7 @@ TEST(UrlIdentityCorpus, RedditUrls) {
 
 TEST(UrlIdentityCorpus, PhishstormUrls) {
   const std::vector<std::string> lines =
-      ReadXzLines(SharedData() / "phish" / "phishstorm-urls.txt.xz");
+      ReadXzLines(SharedDataPath("phish/phishstorm-urls.txt.xz"));
   ASSERT_EQ(lines.size(), 96017u);
   CorpusReport report = CheckCorpus(lines);
   Print("phishstorm", lines.size(), report);

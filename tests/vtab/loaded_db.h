@@ -10,6 +10,8 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include "tests/shared_data.h"
+
 namespace crawldb::testing {
 
 // A database (":memory:" or a file path) with crawldb loaded.
@@ -65,33 +67,5 @@ inline void ExpectError(SQLite::Database& db, const std::string& sql, int code,
   }
 }
 
-// The shared real data folder (CTest sets CRAWLDB_SHARED_DATA).
-inline std::string SharedData() {
-  const char* dir = std::getenv("CRAWLDB_SHARED_DATA");
-  return dir != nullptr ? dir : "../shared/data";
-}
-
-// The first `limit` lines of an .xz file; fails the test when it cannot be read.
-inline std::vector<std::string> ReadXzLines(const std::string& path, size_t limit = SIZE_MAX) {
-  std::vector<std::string> lines;
-  EXPECT_TRUE(std::filesystem::exists(path)) << path << " is missing";
-  FILE* pipe = popen(("xz -dc '" + path + "'").c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run xz";
-    return lines;
-  }
-  std::string line;
-  for (int c; lines.size() < limit && (c = std::fgetc(pipe)) != EOF;) {
-    if (c == '\n') {
-      lines.push_back(std::move(line));
-      line.clear();
-    } else {
-      line.push_back(static_cast<char>(c));
-    }
-  }
-  pclose(pipe);
-  EXPECT_FALSE(lines.empty()) << path;
-  return lines;
-}
 
 }  // namespace crawldb::testing

@@ -21,7 +21,7 @@ class Differential {
     db_->exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
     db_->exec("CREATE TABLE oracle(url TEXT PRIMARY KEY)");
     std::vector<std::string> reddit =
-        ReadXzLines(SharedData() + "/reddit/urls-2005-2007.txt.xz", 200000);
+        ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 200000);
     for (size_t i = 0; i < reddit.size(); i += 97) pool_.push_back(reddit[i]);
     // Hostile inputs: invalid, odd, and variants that normalise to a pool URL.
     for (const char* junk : {"mailto:x@y.z", "javascript:void(0)", "", "http://", "ftp://a.b/",

@@ -60,7 +60,7 @@ class UrlsProcesses : public ::testing::TestWithParam<bool> {};
 
 TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   std::vector<std::string> reddit =
-      ReadXzLines(SharedData() + "/reddit/urls-2005-2007.txt.xz", 30000);
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 30000);
   ASSERT_GE(reddit.size(), 30000u);
   // Process A takes URLs 0..19999, process B 10000..29999: a third of them overlap.
   std::vector<std::string> a(reddit.begin(), reddit.begin() + 20000);

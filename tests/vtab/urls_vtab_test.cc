@@ -281,7 +281,7 @@ TEST_F(UrlsTest, FunctionsHandleBadInput) {
 }
 
 TEST(UrlsHostileInput, PhishingCorpusLoadsInOneStatement) {
-  std::vector<std::string> lines = ReadXzLines(SharedData() + "/phish/phishstorm-urls.txt.xz");
+  std::vector<std::string> lines = ReadXzLines(SharedDataPath("phish/phishstorm-urls.txt.xz"));
   ASSERT_GT(lines.size(), 90000u);
   SQLite::Database db = LoadedDb();
   db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
