@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/shared_data.h"
 
 namespace crawldb::codecs {
 
@@ -527,40 +528,8 @@ INSTANTIATE_TEST_SUITE_P(SearchModes, UrlAvlTreeDifferential, ::testing::Bool(),
 
 // The real URL set, inserted in a shuffled (fixed-seed) order.
 std::vector<std::string> ReadRedditUrls() {
-  const char* dir = std::getenv("CRAWLDB_SHARED_DATA");
-  if (dir == nullptr) {
-    ADD_FAILURE() << "CRAWLDB_SHARED_DATA is not set; CTest sets it (run through ctest)";
-    return {};
-  }
-  const std::string path = std::string(dir) + "/reddit/urls-2005-2007.txt.xz";
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    std::fclose(f);
-  } else {
-    ADD_FAILURE() << "missing " << path;
-    return {};
-  }
-  FILE* pipe = popen(("xz -dc '" + path + "'").c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run xz -dc " << path;
-    return {};
-  }
-  std::string text;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) text.append(buffer, n);
-  if (pclose(pipe) != 0) {
-    ADD_FAILURE() << "xz -dc " << path << " failed";
-    return {};
-  }
-  std::vector<std::string> urls;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    if (end > start) urls.emplace_back(text, start, end - start);
-    start = end + 1;
-  }
-  return urls;
+  return ::crawldb::testing::ReadXzLines(
+      ::crawldb::testing::SharedDataPath("reddit/urls-2005-2007.txt.xz"));
 }
 
 double MicrosPer(std::chrono::steady_clock::duration d, size_t n) {
