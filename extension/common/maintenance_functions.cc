@@ -13,10 +13,6 @@ Connection* ConnectionOf(sqlite3_context* context) {
   return static_cast<Connection*>(sqlite3_user_data(context));
 }
 
-void ResultText(sqlite3_context* context, const std::string& text) {
-  sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
 absl::StatusOr<std::string> StatsArray(const std::vector<CrawldbTable*>& tables) {
   std::vector<std::string> objects;
   for (CrawldbTable* table : tables) {

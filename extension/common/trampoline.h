@@ -27,6 +27,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <string_view>
 #include "absl/strings/string_view.h"
 #include <type_traits>
 #include <utility>
@@ -53,6 +54,11 @@ void SetVtabError(sqlite3_vtab* vtab, const absl::Status& status) noexcept;
 
 // Reports `status` as the result of a function call: message and exact code.
 void SetResultError(sqlite3_context* context, const absl::Status& status) noexcept;
+
+// Sets a function's result to a copy of `text` (UTF-8).
+inline void ResultText(sqlite3_context* context, std::string_view text) {
+  sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
 
 // A copy of `text` in sqlite3_malloc'ed memory (NULL when out of memory).
 char* SqliteStrdup(absl::string_view text) noexcept;

@@ -9,10 +9,6 @@
 namespace crawldb {
 namespace {
 
-void ResultText(sqlite3_context* context, const std::string& text) {
-  sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
 absl::Status VersionFunction(sqlite3_context* context, int, sqlite3_value**) {
   ResultText(context, VersionText());
   return absl::OkStatus();

@@ -21,10 +21,6 @@ namespace {
 
 constexpr char kUrlsTableName[] = "urls";
 
-void ResultText(sqlite3_context* context, std::string_view text) {
-  sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-}
-
 // The argument as a normalised URL; nullopt for NULL; the refusal for an invalid URL.
 std::optional<absl::StatusOr<NormalizedUrl>> Argument(sqlite3_value* value) {
   if (sqlite3_value_type(value) == SQLITE_NULL) return std::nullopt;
