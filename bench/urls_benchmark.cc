@@ -21,7 +21,8 @@
 //                        prepared statements `SELECT id FROM urls WHERE url = ?` and
 //                        `SELECT url FROM urls WHERE id = ?` (bind, step, read, reset).
 //   crawldb (C++ API)    UrlStore in memory: NormalizeUrl + CanonicalKey + Find, then Add when
-//                        absent; optimize = LiveKeysSorted + UrlBase::Build + Reset; URL→id =
+//                        absent; optimize = UrlStore::Rebuild (a pass to sample the keys and
+//                        train the base's model, a pass to encode) + Reset; URL→id =
 //                        NormalizeUrl + CanonicalKey + Find; id→URL = KeyOf + UrlFromCanonicalKey.
 //                        Bytes: UrlStore::MemoryBytes() after optimize (memory, not a file).
 //   plain SQLite table   `CREATE TABLE u(id INTEGER PRIMARY KEY, url TEXT UNIQUE)`, the same SQL,

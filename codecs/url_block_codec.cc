@@ -20,6 +20,7 @@ constexpr int kCodeBits = Model::kCodeBits;
 constexpr uint32_t kSharedEscape = 255;
 // γ's unary part for the longest shared prefix, kMaxUrlKeyBytes: longer is corrupt.
 constexpr int kMaxGammaZeros = std::bit_width(kMaxUrlKeyBytes - kSharedEscape + 1) - 1;
+static_assert(2 * kMaxGammaZeros + 1 <= 56, "γ must fit the refilled buffer");
 // Zero bits a decoder may read past the end before it stops (a valid stream reads none; the
 // bits only pad table lookups near the end).
 constexpr uint64_t kMaxPaddingBits = 128;
@@ -162,8 +163,9 @@ const char* DecodeEntry(const Model& model, BitSource& in, bool backward, std::s
   in.Consume(entry & 15);
   size_t shared = entry >> 4;
   if (shared == kSharedEscape) {
-    // γ(shared − 254): m zeros, then m + 1 bits, at most 2·kMaxGammaZeros + 1 = 31 bits; the
-    // buffer still holds at least 56 − 12 after the refill and the codeword.
+    // γ(shared − 254): m zeros, then m + 1 bits, at most 2·kMaxGammaZeros + 1 = 39 bits, within
+    // the 56 a refill leaves in the buffer (rare: shared prefixes of 255 bytes and more).
+    if (!in.Refill()) return "the block ends inside a key";
     const int zeros = std::countl_zero(in.bits());
     if (zeros > kMaxGammaZeros) return "shared prefix length out of range";
     const int bits = 2 * zeros + 1;

@@ -63,8 +63,9 @@
 
 namespace crawldb::codecs {
 
-// Longest key the codec accepts, and decodes before calling the input corrupt.
-inline constexpr size_t kMaxUrlKeyBytes = 65536;
+// Longest key the codec accepts, and decodes before calling the input corrupt: 1 MiB, the
+// longest URL a `urls` table accepts (its max_url_length option), whose key is shorter.
+inline constexpr size_t kMaxUrlKeyBytes = size_t{1} << 20;
 
 // Encodes the block whose keys are `keys`, head first (the head itself is not in the output:
 // the index stores it), the second half against `next_head`, the next block's head; nullopt

@@ -408,6 +408,17 @@ void UrlBlockModel::Tokenize(std::string_view key, size_t from,
   ParseOptimal(symbols_, context_cluster_, token_lengths_.data(), token_count_, key, from, tokens);
 }
 
+size_t UrlBlockModel::MemoryBytes() const {
+  size_t bytes = sizeof(*this) + token_lengths_.capacity() + shared_lengths_.capacity() +
+                 (token_codes_.capacity() + shared_codes_.capacity() + token_tables_.capacity()) *
+                     sizeof(uint32_t) +
+                 shared_table_.capacity() * sizeof(uint16_t) + token_bytes_.capacity();
+  for (const std::string& symbol : symbols_.symbols()) {
+    bytes += sizeof(std::string) + 24 + (symbol.size() > 15 ? symbol.size() + 1 : 0);
+  }
+  return bytes;
+}
+
 std::vector<uint8_t> UrlBlockModel::Serialize() const {
   std::vector<uint8_t> out;
   out.reserve(1 + kMaxVarintBytes + symbols_.size() * (1 + kMaxSymbolBytes) + 1 + kContexts +

@@ -103,6 +103,10 @@ class UrlBlockModel {
   const SymbolTable& symbols() const { return symbols_; }
   int cluster_count() const { return cluster_count_; }
 
+  // Bytes of memory held: the codes and tables exactly, the symbol table estimated (its text
+  // and about 24 bytes of trie per symbol).
+  size_t MemoryBytes() const;
+
   // --- For url_block_codec.cc -----------------------------------------------------------------
 
   // The cluster whose code applies after byte `context` (or at kStartContext).

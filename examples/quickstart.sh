@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Loads crawldb into the sqlite3 shell and shows what build it is.
+# The quickstart: loads the sample crawl shipped in examples/data (the Wikispeedia link graph,
+# see examples/data/README.md) into a fresh database with crawldb, then shows sizes next to plain
+# tables', the most linked pages, one page's links and the PageRank top 10.
 #   examples/quickstart.sh [build dir]     (default: build/release)
 set -euo pipefail
+cd "$(dirname "$0")/.."
 build="${1:-build/release}"
-sqlite3 :memory: ".load ${build}/crawldb" \
-  "SELECT 'crawldb ' || crawldb_version();" \
-  "SELECT crawldb_debug();"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+xz -dc examples/data/wikispeedia.links.xz > "$work/wikispeedia.links"
+sqlite3 "$work/quickstart.db" \
+  ".load ${build}/crawldb" \
+  ".parameter set :links '$work/wikispeedia.links'" \
+  ".read examples/quickstart.sql"

@@ -7,6 +7,8 @@ SQLITE_EXTENSION_INIT1
 #include "extension/common/maintenance_functions.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/version_functions.h"
+#include "extension/frontier/frontier_table.h"
+#include "extension/links/links_table.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb {
@@ -18,7 +20,9 @@ absl::Status RegisterAll(sqlite3* db) {
   Connection* shared = connection.get();
   // From here on SQLite owns the Connection (see RegisterMaintenanceFunctions).
   CRAWLDB_RETURN_IF_ERROR(RegisterMaintenanceFunctions(db, std::move(connection)));
-  return urls::RegisterUrls(db, shared);
+  CRAWLDB_RETURN_IF_ERROR(urls::RegisterUrls(db, shared));
+  CRAWLDB_RETURN_IF_ERROR(links::RegisterLinks(db, shared));
+  return frontier::RegisterFrontier(db, shared);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@ packages=(
   libsqlite3-dev sqlite3
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libsqlitecpp-dev
   libxxhash-dev liburiparser-dev libpsl-dev libidn2-dev libzstd-dev
+  python3.11-doc  # the real site tests/python/test_crawl.py crawls
 )
 
 missing=()

@@ -6,12 +6,14 @@
 // (url_id, crawldb_stats, …) reach a table's store directly instead of running nested SQL.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "extension/common/sqlite_api.h"
 
 namespace crawldb {
@@ -26,6 +28,13 @@ class CrawldbTable {
   virtual absl::StatusOr<std::string> StatsJson() = 0;
   // Checks every invariant; appends one line per problem to *problems.
   virtual absl::Status Check(std::vector<std::string>* problems) = 0;
+  // The urls table `urls_table` (same schema) renumbered its ids at optimize: old id i is now
+  // old_to_new[i], or gone when that is 0. Tables that hold URL ids follow; ids at or beyond
+  // old_to_new.size() are not URLs and keep their number.
+  virtual absl::Status RenumberIds(absl::string_view /*urls_table*/,
+                                   absl::Span<const int64_t> /*old_to_new*/) {
+    return absl::OkStatus();
+  }
 };
 
 class Connection {

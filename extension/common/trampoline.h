@@ -21,19 +21,22 @@
 //   absl::Status Begin() / Sync() / Commit() / Rollback(),
 //   absl::Status Savepoint(int) / Release(int) / RollbackTo(int),
 //   absl::Status Rename(const char* new_name),
-//   static bool IsShadowName(absl::string_view suffix).
+//   static bool IsShadowName(absl::string_view suffix),
+//   Cursor: bool TryNextFast() noexcept, bool TryColumnFast(sqlite3_context*, int) noexcept —
+//           per-row fast paths that never fail; false sends the call to Next / Column.
 #pragma once
 
+#include <concepts>
 #include <exception>
 #include <memory>
 #include <new>
 #include <string_view>
-#include "absl/strings/string_view.h"
 #include <type_traits>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/sqlite_api.h"
 #include "extension/common/status.h"
 #include "extension/common/vtab_args.h"
@@ -187,11 +190,22 @@ class VtabModule {
     return GuardVtab(cursor->pVtab,
                      [&] { return Self(cursor)->Filter(idx_num, idx_str, argc, argv); });
   }
+  // A cursor may offer fast paths that cannot fail (TryNextFast, TryColumnFast: noexcept, true
+  // when they did the work); the guarded call runs when they decline. Scans call these once per
+  // row, where the guard's cost shows.
   static int XNext(sqlite3_vtab_cursor* cursor) noexcept {
+    if constexpr (requires(Cursor& c) { { c.TryNextFast() } noexcept -> std::same_as<bool>; }) {
+      if (Self(cursor)->TryNextFast()) return SQLITE_OK;
+    }
     return GuardVtab(cursor->pVtab, [&] { return Self(cursor)->Next(); });
   }
   static int XEof(sqlite3_vtab_cursor* cursor) noexcept { return Self(cursor)->Eof() ? 1 : 0; }
   static int XColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* context, int column) noexcept {
+    if constexpr (requires(Cursor& c) {
+                    { c.TryColumnFast(context, column) } noexcept -> std::same_as<bool>;
+                  }) {
+      if (Self(cursor)->TryColumnFast(context, column)) return SQLITE_OK;
+    }
     return GuardVtab(cursor->pVtab, [&] { return Self(cursor)->Column(context, column); });
   }
   static int XRowid(sqlite3_vtab_cursor* cursor, sqlite3_int64* rowid) noexcept {

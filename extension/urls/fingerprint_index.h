@@ -4,6 +4,7 @@
 // the tail part grows with the tail and is rebuilt after a rollback removed tail entries.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -20,6 +21,9 @@ class FingerprintIndex {
 
   // The live ids whose URL has fingerprint `fp` (one, unless two URLs collide).
   absl::StatusOr<std::vector<int64_t>> Find(const UrlStore& store, uint64_t fp);
+
+  // Bytes of memory held (0 until the first Find).
+  size_t MemoryBytes() const { return (base_.capacity() + tail_.capacity()) * sizeof(Entry); }
 
  private:
   using Entry = std::pair<uint64_t, int64_t>;  // (fp, id), sorted

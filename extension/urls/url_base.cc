@@ -1,6 +1,7 @@
 #include "extension/urls/url_base.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "codecs/varint.h"
@@ -8,55 +9,151 @@
 namespace crawldb::urls {
 namespace {
 
-using codecs::FrontCodedBlockReader;
+using codecs::UrlBlockIndex;
+using codecs::UrlBlockModel;
+using codecs::UrlBlockReader;
 
 absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("url base: ", what));
 }
 
+absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
+
 size_t Blocks(size_t keys) { return (keys + kKeysPerBlock - 1) / kKeysPerBlock; }
 size_t PartsFor(size_t blocks) { return (blocks + kBlocksPerPart - 1) / kBlocksPerPart; }
 
+// Parts before the first group of blocks: header, model, heads.
+constexpr size_t kFirstBlockPart = 3;
+
 }  // namespace
 
+codecs::UrlBlockModelOptions UrlBaseModelOptions(size_t sample_bytes) {
+  codecs::UrlBlockModelOptions options;
+  options.block_keys = kKeysPerBlock;
+  // The sampler already spread the sample over the keys: Train must take all of it.
+  options.max_sample_bytes = std::max(options.max_sample_bytes, sample_bytes);
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sampling and building.
+
+void UrlBaseSampler::Add(std::string_view key) {
+  const uint64_t block = keys_seen_++ / kKeysPerBlock;
+  if (block % stride_ != 0) return;
+  if (sampled_blocks_.empty() || sampled_blocks_.back() != block) sampled_blocks_.push_back(block);
+  bytes_.append(key);
+  ends_.push_back(static_cast<uint32_t>(bytes_.size()));
+  // One block alone is kept whatever its size: block 0 is in every stride's sample.
+  while (bytes_.size() > max_bytes_ && sampled_blocks_.size() > 1) Thin();
+}
+
+void UrlBaseSampler::Thin() {
+  stride_ *= 2;
+  std::string bytes;
+  std::vector<uint32_t> ends;
+  std::vector<uint64_t> blocks;
+  size_t key = 0;  // first key of run r in ends_
+  for (uint64_t block : sampled_blocks_) {
+    // Every run is a whole block, but the last run may still be filling.
+    const size_t run_end = std::min(key + kKeysPerBlock, ends_.size());
+    if (block % stride_ == 0) {
+      blocks.push_back(block);
+      for (size_t i = key; i < run_end; ++i) {
+        const size_t begin = i == 0 ? 0 : ends_[i - 1];
+        bytes.append(bytes_, begin, ends_[i] - begin);
+        ends.push_back(static_cast<uint32_t>(bytes.size()));
+      }
+    }
+    key = run_end;
+  }
+  bytes_ = std::move(bytes);
+  ends_ = std::move(ends);
+  sampled_blocks_ = std::move(blocks);
+}
+
+std::vector<std::string_view> UrlBaseSampler::Sample() const {
+  std::vector<std::string_view> keys;
+  keys.reserve(ends_.size());
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    const size_t begin = i == 0 ? 0 : ends_[i - 1];
+    keys.push_back(std::string_view(bytes_).substr(begin, ends_[i] - begin));
+  }
+  return keys;
+}
+
+absl::StatusOr<UrlBlockModel> UrlBaseSampler::Train() const {
+  if (ends_.empty()) return UrlBlockModel();
+  return UrlBlockModel::Train(Sample(), UrlBaseModelOptions(bytes_.size()));
+}
+
+UrlBaseBuilder::UrlBaseBuilder() : UrlBaseBuilder(UrlBlockModel()) {}
+
+UrlBaseBuilder::UrlBaseBuilder(UrlBlockModel model) {
+  base_.model_ = std::make_unique<UrlBlockModel>(std::move(model));
+  base_.model_bytes_ = base_.model_->Serialize().size();
+}
+
 absl::Status UrlBaseBuilder::Add(std::string_view key) {
-  if (absl::Status status = block_.Add(key); !status.ok()) return status;
-  if (block_.count() == 1) head_.assign(key);
+  if (key.size() > codecs::kMaxUrlKeyBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("url base: a key of ", key.size(),
+                                                   " bytes is longer than the limit, ",
+                                                   codecs::kMaxUrlKeyBytes));
+  }
+  if (block_.size() > 0 && key <= block_[block_.size() - 1]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("url base: key '", ToAbsl(key.substr(0, 200)),
+                     "' is not greater than the previous one; add keys in increasing order"));
+  }
+  if (block_.size() == kKeysPerBlock) {
+    if (absl::Status status = FlushBlock(key); !status.ok()) return status;
+  }
+  block_.Append(key);
   ++base_.count_;
-  if (block_.count() == kKeysPerBlock) FlushBlock();
   return absl::OkStatus();
 }
 
-void UrlBaseBuilder::FlushBlock() {
-  if (block_.count() == 0) return;
-  // Keys across blocks stay increasing: the next block starts after this one's last key.
-  std::vector<uint8_t> block = block_.Finish();
-  base_.AppendBlock(block, head_);
+absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_head) {
+  std::vector<std::string_view> keys(block_.size());
+  for (size_t i = 0; i < keys.size(); ++i) keys[i] = block_[i];
+  absl::StatusOr<std::vector<uint8_t>> block =
+      codecs::EncodeUrlBlock(*base_.model_, keys, next_head);
+  if (!block.ok()) return block.status();
+  base_.heads_.Append(keys[0]);
+  base_.blocks_.insert(base_.blocks_.end(), block->begin(), block->end());
+  base_.block_offsets_.push_back(base_.blocks_.size());
+  block_.Clear();
+  return absl::OkStatus();
 }
 
-UrlBase UrlBaseBuilder::Finish() {
-  FlushBlock();
+absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
+  if (block_.size() > 0) {
+    if (absl::Status status = FlushBlock(std::nullopt); !status.ok()) return status;
+  }
+  if (base_.count_ == 0) return UrlBase();
   base_.blocks_.shrink_to_fit();
-  base_.heads_.shrink_to_fit();
   base_.block_offsets_.shrink_to_fit();
-  base_.head_offsets_.shrink_to_fit();
+  base_.heads_.ShrinkToFit();
   return std::move(base_);
 }
 
-void UrlBase::AppendBlock(absl::Span<const uint8_t> block, std::string_view head) {
-  blocks_.insert(blocks_.end(), block.begin(), block.end());
-  block_offsets_.push_back(blocks_.size());
-  heads_.append(head);
-  head_offsets_.push_back(heads_.size());
-}
+// ---------------------------------------------------------------------------------------------
+// Loading and storing.
 
 absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>> parts) {
   if (parts.empty()) return Corrupt("the header part is missing");
   const uint8_t* p = parts[0].data();
   const uint8_t* end = p + parts[0].size();
-  if (p == end || *p != kBaseFormatVersion) {
-    return Corrupt(p == end ? "empty header" : absl::StrCat("unknown format version ", *p));
+  if (p == end) return Corrupt("empty header");
+  if (*p == 1) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "url base: format version 1 (plain front-coded blocks) is no longer read, this build "
+        "reads version ",
+        kBaseFormatVersion,
+        "; export the URLs with the crawldb that wrote the table, then create it again and "
+        "insert them"));
   }
+  if (*p != kBaseFormatVersion) return Corrupt(absl::StrCat("unknown format version ", *p));
   uint64_t count = 0, keys_per_block = 0, blocks_per_part = 0;
   p = codecs::ReadVarint(p + 1, end, &count);
   if (p != nullptr) p = codecs::ReadVarint(p, end, &keys_per_block);
@@ -67,65 +164,108 @@ absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>
                                 " per part; this build writes ", kKeysPerBlock, " and ",
                                 kBlocksPerPart));
   }
-  if (count > (uint64_t{1} << 40) || PartsFor(Blocks(count)) != parts.size() - 1) {
+  const size_t expected_parts = count == 0 ? 1 : kFirstBlockPart + PartsFor(Blocks(count));
+  if (count > (uint64_t{1} << 40) || parts.size() != expected_parts) {
     return Corrupt(absl::StrCat("the header says ", count, " keys but there are ",
-                                parts.size() - 1, " parts"));
+                                parts.size(), " parts"));
   }
   UrlBase base;
+  if (count == 0) return base;
   base.count_ = count;
-  size_t total = 0;
-  for (size_t i = 1; i < parts.size(); ++i) total += parts[i].size();
-  base.blocks_.reserve(total);
+  const size_t blocks = Blocks(count);
+
+  absl::StatusOr<UrlBlockModel> model = UrlBlockModel::Load(parts[1]);
+  if (!model.ok()) return Corrupt(absl::StrCat("model: ", model.status().message()));
+  base.model_ = std::make_unique<UrlBlockModel>(std::move(*model));
+  base.model_bytes_ = parts[1].size();
+
+  absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[2]);
+  if (!heads.ok()) return Corrupt(absl::StrCat("heads: ", heads.status().message()));
+  if (heads->size() != blocks) {
+    return Corrupt(absl::StrCat("the head index holds ", heads->size(), " heads, expected ",
+                                blocks));
+  }
+  // Every head decoded (Validate's checks, keeping the heads).
   std::string head;
-  for (size_t part = 1; part < parts.size(); ++part) {
+  for (size_t b = 0; b < blocks; ++b) {
+    if (absl::Status status = heads->Head(b, &head); !status.ok()) {
+      return Corrupt(absl::StrCat("head ", b, ": ", status.message()));
+    }
+    if (b > 0 && head <= base.heads_[b - 1]) {
+      return Corrupt(absl::StrCat("head ", b, " is not above head ", b - 1));
+    }
+    if (head.size() > std::numeric_limits<uint32_t>::max() - base.heads_.byte_size()) {
+      return Corrupt("the heads hold more than 4 GiB");
+    }
+    base.heads_.Append(head);
+  }
+  base.heads_.ShrinkToFit();
+
+  size_t total = 0;
+  for (size_t i = kFirstBlockPart; i < parts.size(); ++i) total += parts[i].size();
+  base.blocks_.reserve(total);
+  base.block_offsets_.reserve(blocks + 1);
+  for (size_t part = kFirstBlockPart; part < parts.size(); ++part) {
     const uint8_t* q = parts[part].data();
     const uint8_t* part_end = q + parts[part].size();
-    uint64_t blocks = 0;
-    q = codecs::ReadVarint(q, part_end, &blocks);
-    size_t first_block = (part - 1) * kBlocksPerPart;
-    size_t expected = std::min(kBlocksPerPart, Blocks(count) - first_block);
-    if (q == nullptr || blocks != expected) {
-      return Corrupt(absl::StrCat("part ", part, " holds ", blocks, " blocks, expected ", expected));
+    uint64_t part_blocks = 0;
+    q = codecs::ReadVarint(q, part_end, &part_blocks);
+    const size_t first_block = (part - kFirstBlockPart) * kBlocksPerPart;
+    const size_t expected = std::min(kBlocksPerPart, blocks - first_block);
+    if (q == nullptr || part_blocks != expected) {
+      return Corrupt(
+          absl::StrCat("part ", part, " holds ", part_blocks, " blocks, expected ", expected));
     }
-    std::vector<uint64_t> sizes(blocks);
+    std::vector<uint64_t> sizes(part_blocks);
     for (uint64_t& size : sizes) {
       q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
     }
     if (q == nullptr) return Corrupt(absl::StrCat("part ", part, " has a malformed block list"));
-    for (size_t b = 0; b < blocks; ++b) {
-      size_t block = first_block + b;
+    for (size_t b = 0; b < part_blocks; ++b) {
+      const size_t block = first_block + b;
       if (sizes[b] > static_cast<uint64_t>(part_end - q)) {
         return Corrupt(absl::StrCat("block ", block, " runs past the end of part ", part));
       }
-      absl::Span<const uint8_t> bytes(q, sizes[b]);
+      const absl::Span<const uint8_t> bytes(q, sizes[b]);
       q += sizes[b];
-      absl::StatusOr<FrontCodedBlockReader> reader = FrontCodedBlockReader::Open(bytes);
-      if (!reader.ok()) return Corrupt(absl::StrCat("block ", block, ": ", reader.status().message()));
-      size_t keys = std::min(kKeysPerBlock, count - block * kKeysPerBlock);
-      if (reader->size() != keys) {
-        return Corrupt(absl::StrCat("block ", block, " holds ", reader->size(), " keys, expected ",
-                                    keys));
+      // The header only: the heads are not needed to read it.
+      const bool last = block + 1 == blocks;
+      absl::StatusOr<UrlBlockReader> reader = UrlBlockReader::Open(
+          *base.model_, "", last ? std::nullopt : std::optional<std::string_view>(""), bytes);
+      if (!reader.ok()) {
+        return Corrupt(absl::StrCat("block ", block, ": ", reader.status().message()));
       }
-      absl::StatusOr<std::string> first = reader->Get(0);
-      if (!first.ok()) return Corrupt(absl::StrCat("block ", block, ": ", first.status().message()));
-      if (block > 0 && *first <= base.Head(block - 1)) {
-        return Corrupt(absl::StrCat("block ", block, " is out of order"));
+      const size_t keys = std::min(kKeysPerBlock, count - block * kKeysPerBlock);
+      if (reader->size() != keys || reader->forward_count() != base.ForwardCount(block)) {
+        return Corrupt(absl::StrCat("block ", block, " holds ", reader->size(), " keys (",
+                                    reader->forward_count(), " coded forward), expected ", keys,
+                                    " (", base.ForwardCount(block), ")"));
       }
-      base.AppendBlock(bytes, *first);
+      base.blocks_.insert(base.blocks_.end(), bytes.begin(), bytes.end());
+      base.block_offsets_.push_back(base.blocks_.size());
     }
     if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", part));
   }
   return base;
 }
 
+std::vector<uint8_t> UrlBase::HeaderPart() const {
+  std::vector<uint8_t> header = {kBaseFormatVersion};
+  codecs::AppendVarint(count_, &header);
+  codecs::AppendVarint(kKeysPerBlock, &header);
+  codecs::AppendVarint(kBlocksPerPart, &header);
+  return header;
+}
+
 std::vector<std::vector<uint8_t>> UrlBase::Parts() const {
-  std::vector<std::vector<uint8_t>> parts(1);
-  parts[0].push_back(kBaseFormatVersion);
-  codecs::AppendVarint(count_, &parts[0]);
-  codecs::AppendVarint(kKeysPerBlock, &parts[0]);
-  codecs::AppendVarint(kBlocksPerPart, &parts[0]);
+  std::vector<std::vector<uint8_t>> parts = {HeaderPart()};
+  if (count_ == 0) return parts;
+  parts.push_back(model_->Serialize());
+  absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
+  // Heads were coded once already, as their blocks' neighbours, and are increasing.
+  parts.push_back(heads.ok() ? heads->Serialize() : std::vector<uint8_t>());
   for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
-    size_t last = std::min(block_count(), first + kBlocksPerPart);
+    const size_t last = std::min(block_count(), first + kBlocksPerPart);
     std::vector<uint8_t>& part = parts.emplace_back();
     codecs::AppendVarint(last - first, &part);
     for (size_t b = first; b < last; ++b) {
@@ -137,77 +277,110 @@ std::vector<std::vector<uint8_t>> UrlBase::Parts() const {
   return parts;
 }
 
-absl::StatusOr<FrontCodedBlockReader> UrlBase::Reader(size_t block) const {
-  return FrontCodedBlockReader::Open(absl::Span<const uint8_t>(blocks_).subspan(
-      block_offsets_[block], block_offsets_[block + 1] - block_offsets_[block]));
+// ---------------------------------------------------------------------------------------------
+// Look-ups.
+
+size_t UrlBase::ForwardCount(size_t block) const {
+  // The last block is coded forward only; the others, full, half each way (url_block_codec.h).
+  if (block + 1 == Blocks(count_)) return count_ - 1 - block * kKeysPerBlock;
+  return (kKeysPerBlock - 1) / 2;
 }
 
-std::string_view UrlBase::Head(size_t block) const {
-  return std::string_view(heads_).substr(head_offsets_[block],
-                                         head_offsets_[block + 1] - head_offsets_[block]);
+absl::Span<const uint8_t> UrlBase::Block(size_t block) const {
+  return absl::MakeConstSpan(blocks_).subspan(block_offsets_[block],
+                                              block_offsets_[block + 1] - block_offsets_[block]);
 }
 
-size_t UrlBase::BlockFor(std::string_view key) const {
+absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
+  return UrlBlockReader::Open(*model_, heads_[block],
+                              block + 1 < block_count()
+                                  ? std::optional<std::string_view>(heads_[block + 1])
+                                  : std::nullopt,
+                              Block(block));
+}
+
+std::optional<size_t> UrlBase::FindBlock(std::string_view key) const {
   size_t low = 0;
-  size_t high = block_count();  // invariant: Head(b) ≤ key for b < low; > key for b ≥ high
+  size_t high = block_count();  // invariant: head b ≤ key for b < low; > key for b ≥ high
   while (low < high) {
-    size_t mid = low + (high - low) / 2;
-    if (Head(mid) <= key) {
-      low = mid + 1;
+    const size_t middle = low + (high - low) / 2;
+    if (heads_[middle] <= key) {
+      low = middle + 1;
     } else {
-      high = mid;
+      high = middle;
     }
   }
-  return low == 0 ? 0 : low - 1;
+  if (low == 0) return std::nullopt;
+  return low - 1;
+}
+
+absl::StatusOr<UrlBlockIndex> UrlBase::CodedHeads() const {
+  UrlBlockIndex index(*model_);
+  for (size_t b = 0; b < heads_.size(); ++b) {
+    if (absl::Status status = index.Append(heads_[b]); !status.ok()) return status;
+  }
+  return index;
 }
 
 absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const {
-  if (count_ == 0) return std::optional<size_t>();
-  size_t block = BlockFor(key);
-  absl::StatusOr<FrontCodedBlockReader> reader = Reader(block);
+  const std::optional<size_t> block = count_ == 0 ? std::nullopt : FindBlock(key);
+  if (!block.has_value()) return std::optional<size_t>();
+  absl::StatusOr<UrlBlockReader> reader = Reader(*block);
   if (!reader.ok()) return reader.status();
-  absl::StatusOr<std::optional<size_t>> index = reader->Find(key);
+  absl::StatusOr<std::optional<size_t>> index = reader->Find(key, &scratch_);
   if (!index.ok() || !index->has_value()) return index;
-  return std::optional<size_t>(block * kKeysPerBlock + **index);
+  return std::optional<size_t>(*block * kKeysPerBlock + **index);
 }
 
 absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
-  if (count_ == 0) return 0;
-  size_t block = BlockFor(key);
-  absl::StatusOr<FrontCodedBlockReader> reader = Reader(block);
+  const std::optional<size_t> block = count_ == 0 ? std::nullopt : FindBlock(key);
+  if (!block.has_value()) return 0;  // below the first key
+  absl::StatusOr<UrlBlockReader> reader = Reader(*block);
   if (!reader.ok()) return reader.status();
-  absl::StatusOr<size_t> index = reader->LowerBound(key);
+  absl::StatusOr<size_t> index = reader->LowerBound(key, &scratch_);
   if (!index.ok()) return index.status();
-  return block * kKeysPerBlock + *index;
+  return *block * kKeysPerBlock + *index;
 }
 
 absl::Status UrlBase::Get(size_t rank, std::string* key) const {
   if (rank >= count_) return absl::OutOfRangeError(absl::StrCat("url base: no rank ", rank));
-  absl::StatusOr<FrontCodedBlockReader> reader = Reader(rank / kKeysPerBlock);
+  absl::StatusOr<UrlBlockReader> reader = Reader(rank / kKeysPerBlock);
   if (!reader.ok()) return reader.status();
-  absl::StatusOr<std::string> value = reader->Get(rank % kKeysPerBlock);
-  if (!value.ok()) return value.status();
-  *key = std::move(*value);
-  return absl::OkStatus();
+  return reader->Get(rank % kKeysPerBlock, key);
 }
 
 absl::Status UrlBase::DecodeBlock(size_t block, BlockKeys* keys) const {
   keys->Clear();
-  absl::StatusOr<FrontCodedBlockReader> reader = Reader(block);
+  absl::StatusOr<UrlBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader.status();
   auto cursor = reader->NewCursor();
   while (cursor.Next()) keys->Append(cursor.key());
   return cursor.status();
 }
 
+size_t UrlBase::HeadIndexBytes() const {
+  if (count_ == 0) return 0;
+  absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
+  return heads.ok() ? heads->Serialize().size() : 0;
+}
+
 size_t UrlBase::MemoryBytes() const {
-  return blocks_.capacity() + heads_.capacity() +
-         (block_offsets_.capacity() + head_offsets_.capacity()) * sizeof(uint64_t);
+  return (model_ ? model_->MemoryBytes() : 0) + heads_.MemoryBytes() + blocks_.capacity() +
+         block_offsets_.capacity() * sizeof(uint64_t) + scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {
-  size_t bytes = 0;
-  for (const std::vector<uint8_t>& part : Parts()) bytes += part.size();
+  // What Parts() would hold, without copying the blocks.
+  size_t bytes = HeaderPart().size();
+  if (count_ == 0) return bytes;
+  bytes += model_bytes_ + HeadIndexBytes() + blocks_.size();
+  for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
+    const size_t last = std::min(block_count(), first + kBlocksPerPart);
+    bytes += codecs::VarintLength(last - first);
+    for (size_t b = first; b < last; ++b) {
+      bytes += codecs::VarintLength(block_offsets_[b + 1] - block_offsets_[b]);
+    }
+  }
   return bytes;
 }
 

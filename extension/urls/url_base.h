@@ -1,25 +1,51 @@
 // The URLs as of the last optimize: their canonical keys (canonical_key.h) in sorted order, cut
-// into blocks of exactly kKeysPerBlock keys (the last block may hold fewer), each block encoded
-// on its own so that one lookup decodes one block. The key of rank r (0-based) is entry
-// r % kKeysPerBlock of block r / kKeysPerBlock; after optimize the URL with rank r has id r + 1.
+// into blocks of exactly kKeysPerBlock keys (the last block may hold fewer) and coded with the
+// URL block codec (codecs/url_block_codec.h): each block's first key, its head, stored coded
+// alone in a head index (codecs/url_block_index.h), the other keys front-coded with entropy-coded
+// suffixes, the second half of each block backward from the next block's head. One model
+// (codecs/url_block_model.h), trained on a sample of the keys when the base is built, codes
+// everything. The key of rank r (0-based) is entry r % kKeysPerBlock of block r / kKeysPerBlock;
+// after optimize the URL with rank r has id r + 1.
 //
 // Stored form (the rows of the shadow table <t>_base, part 0 first; this header owns it):
-//   part 0   header := version:u8 (= kBaseFormatVersion) key_count:varint
-//                      keys_per_block:varint blocks_per_part:varint
+//   part 0   header := version:u8 (= kBaseFormatVersion = 2) key_count:varint
+//                      keys_per_block:varint (= kKeysPerBlock) blocks_per_part:varint
+//                      (= kBlocksPerPart)
+//   when key_count = 0 there is no other part; else:
+//   part 1   model  := the UrlBlockModel, as codecs/url_block_model.h serializes it
+//   part 2   heads  := the UrlBlockIndex of the block heads, as codecs/url_block_index.h
+//                      serializes it, coded with the model of part 1; one head per block
 //   part p   group  := block_count:varint block_size:varint{block_count} block{block_count}
-//            for p = 1.., each holding blocks_per_part blocks (the last part fewer); a block is
-//            encoded as codecs/front_coded_block.h says.
+//            for p = 3.., each holding blocks_per_part blocks (the last part fewer); a block is
+//            EncodeUrlBlock's output (codecs/url_block_codec.h) for its keys, the next block's
+//            head as next_head (none for the last block), so every block but the last has
+//            a backward part.
 // Parts group blocks so that a row is tens of KiB: SQLite fills the overflow pages of a large
 // row completely, where one small row per page would leave much of each page empty.
-// Every part is validated when loaded (counts and sizes against the header) and every block
-// again when it is decoded (DataLossError, never an out-of-bounds read).
+// Version 1 (plain front-coded blocks of 64 keys, codecs/front_coded_block.h) is refused with a
+// message saying how to move the URLs over.
 //
-// Memory: the blocks' bytes in one arena, plus the first key of every block in another (the
-// index that binary search runs over).
+// Validation. Load checks the header, the whole model (UrlBlockModel::Load), every head (decoded:
+// they strictly increase) and every block's header (its key count and which halves it has,
+// against the key count); a block's keys are checked when it is decoded (the codec checks order
+// and bounds as it goes), and crawldb_check() decodes them all. Every failure is a DataLossError
+// "url base: …", never an out-of-bounds read.
+//
+// Memory: the model (about 700 KB trained, see url_block_model.h), the blocks' bytes in one arena
+// with one offset per block, and the heads decoded, in a second arena: 1/kKeysPerBlock of the
+// keys' text, 1.9 bytes per URL on the reddit keys where coded heads take 0.8. Held plain, they
+// cost a look-up nothing to decode and Find's binary search over them is a memcmp per step (on
+// the reddit keys this halves Find's instructions); Parts() codes them again for the stored form.
+// A look-up then decodes part of one block: Get 8 of its 31 coded keys on average, Find about 12
+// (the codec guesses which half holds the key from the two heads, wrongly a quarter of the time
+// on the reddit keys, and then reads both halves).
+//
+// Not thread-safe: look-ups share a scratch buffer (one store belongs to one connection).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,18 +53,29 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "codecs/front_coded_block.h"
+#include "codecs/url_block_codec.h"
+#include "codecs/url_block_index.h"
+#include "codecs/url_block_model.h"
 
 namespace crawldb::urls {
 
-inline constexpr uint8_t kBaseFormatVersion = 1;
-inline constexpr size_t kKeysPerBlock = 64;
-inline constexpr size_t kBlocksPerPart = 32;
+inline constexpr uint8_t kBaseFormatVersion = 2;
+inline constexpr size_t kKeysPerBlock = 32;
+// About 30 KiB of blocks per part on the reddit keys (15 bytes per key).
+inline constexpr size_t kBlocksPerPart = 64;
 
-// The keys of one decoded block, in one reusable buffer (no allocation per key).
+// Keys in one reusable buffer, no allocation per key: a decoded block's, or the heads.
 class BlockKeys {
  public:
   size_t size() const { return ends_.size(); }
+  // Bytes of all the keys together; at most UINT32_MAX.
+  size_t byte_size() const { return bytes_.size(); }
+  // Bytes held.
+  size_t MemoryBytes() const { return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t); }
+  void ShrinkToFit() {
+    bytes_.shrink_to_fit();
+    ends_.shrink_to_fit();
+  }
   std::string_view operator[](size_t i) const {
     size_t begin = i == 0 ? 0 : ends_[i - 1];
     return std::string_view(bytes_).substr(begin, ends_[i] - begin);
@@ -57,11 +94,17 @@ class BlockKeys {
   std::vector<uint32_t> ends_;  // key i is bytes_[ends_[i − 1], ends_[i])
 };
 
+// Options of the model a base is coded with, for `sample_bytes` bytes of sampled keys (blocks
+// of consecutive keys, see UrlBaseSampler): blocks of kKeysPerBlock keys, the whole sample used.
+codecs::UrlBlockModelOptions UrlBaseModelOptions(size_t sample_bytes);
+
 class UrlBase {
  public:
-  UrlBase() : block_offsets_{0}, head_offsets_{0} {}
+  // The empty base.
+  UrlBase() : block_offsets_{0} {}
 
-  // Rebuilds from the stored parts (part 0 first); DataLossError when they do not fit together.
+  // Rebuilds from the stored parts (part 0 first); DataLossError when they do not fit together,
+  // FailedPreconditionError for a base of another format version.
   static absl::StatusOr<UrlBase> Load(absl::Span<const absl::Span<const uint8_t>> parts);
 
   // The stored parts, part 0 first.
@@ -79,42 +122,91 @@ class UrlBase {
   // The keys of block `block`, in order, into *keys (cleared first).
   absl::Status DecodeBlock(size_t block, BlockKeys* keys) const;
 
-  // Bytes of memory held (arenas and their offsets).
+  // Bytes of memory held: model, head index, blocks and offsets.
   size_t MemoryBytes() const;
-  // Bytes of the stored parts.
+  // Bytes of the stored parts: all of them, and the model's, the head index's and the groups of
+  // blocks' (header and part framing aside). HeadIndexBytes codes the heads to count them.
   size_t StoredBytes() const;
+  size_t ModelBytes() const { return model_bytes_; }
+  size_t HeadIndexBytes() const;
+  size_t BlockBytes() const { return blocks_.size(); }
 
  private:
   friend class UrlBaseBuilder;
-  absl::StatusOr<codecs::FrontCodedBlockReader> Reader(size_t block) const;
-  std::string_view Head(size_t block) const;
-  // The block whose range may hold `key`: the last block whose head is ≤ key (0 if none).
-  size_t BlockFor(std::string_view key) const;
-  // Appends one encoded block whose first key is `head`.
-  void AppendBlock(absl::Span<const uint8_t> block, std::string_view head);
+  std::vector<uint8_t> HeaderPart() const;
+  absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
+  absl::Span<const uint8_t> Block(size_t block) const;
+  // Keys of block `block` read forward from its head (the others from the next block's head).
+  size_t ForwardCount(size_t block) const;
+  // The last block whose head is ≤ key, or nullopt when key is below the first head.
+  std::optional<size_t> FindBlock(std::string_view key) const;
+  // The head index of the stored form.
+  absl::StatusOr<codecs::UrlBlockIndex> CodedHeads() const;
 
   size_t count_ = 0;
+  // On the heap so that a reader over a moved base still points to it.
+  std::unique_ptr<codecs::UrlBlockModel> model_;
+  size_t model_bytes_ = 0;  // Serialized size of *model_.
+  BlockKeys heads_;         // the first key of every block, decoded
   std::vector<uint8_t> blocks_;          // every block, back to back
   std::vector<uint64_t> block_offsets_;  // block b is blocks_[block_offsets_[b], [b + 1])
-  std::string heads_;                    // the first key of every block, back to back
-  std::vector<uint64_t> head_offsets_;
+  mutable std::string scratch_;          // Find's and LowerBound's decoding buffer
+};
+
+// Key bytes a base's model is trained on at most. Training takes about 0.45 s per MiB; a larger
+// sample does not code better: on the reddit keys samples of 1.5, 3, 6 and 12 MB (all the keys)
+// give 15.15, 15.05, 15.13 and 15.27 bytes/URL stored.
+inline constexpr size_t kBaseSampleBytes = size_t{4} << 20;
+
+// Collects the training sample of a base from its keys, given one at a time in increasing
+// order: whole blocks of kKeysPerBlock consecutive keys (the model then sees the shared prefixes
+// the blocks will code), every stride-th block, the stride doubling whenever the sample would
+// pass `max_bytes` — so the sample spans all the keys, with between max_bytes / 2 and max_bytes
+// bytes once the keys pass max_bytes (more only when one block alone is larger).
+class UrlBaseSampler {
+ public:
+  explicit UrlBaseSampler(size_t max_bytes = kBaseSampleBytes) : max_bytes_(max_bytes) {}
+
+  void Add(std::string_view key);
+  // Trains the model on the sample (the untrained model when there are no keys).
+  absl::StatusOr<codecs::UrlBlockModel> Train() const;
+
+  // The sample: keys in order, a whole block from each sampled one.
+  std::vector<std::string_view> Sample() const;
+  size_t sample_bytes() const { return bytes_.size(); }
+
+ private:
+  void Thin();  // Doubles the stride, dropping the blocks it no longer takes.
+
+  size_t max_bytes_;
+  size_t stride_ = 1;    // blocks: every stride_-th is sampled
+  size_t keys_seen_ = 0;
+  std::string bytes_;    // the sampled keys, back to back
+  std::vector<uint32_t> ends_;            // key i is bytes_[ends_[i − 1], ends_[i])
+  std::vector<uint64_t> sampled_blocks_;  // block number of each run of sampled keys
 };
 
 // Builds a UrlBase from keys given one at a time in strictly increasing order, without holding
-// them: each full block is encoded as it completes.
+// them: a full block is encoded as soon as the next block's head is known.
 class UrlBaseBuilder {
  public:
-  // InvalidArgumentError unless `key` is greater than the previous one.
+  // Codes with the untrained model: compact enough for tests and tiny bases.
+  UrlBaseBuilder();
+  // Codes with `model`, trained on a sample of the keys (UrlBaseSampler).
+  explicit UrlBaseBuilder(codecs::UrlBlockModel model);
+
+  // InvalidArgumentError unless `key` is greater than the previous one and at most
+  // codecs::kMaxUrlKeyBytes long.
   absl::Status Add(std::string_view key);
   // The base; the builder is spent.
-  UrlBase Finish();
+  absl::StatusOr<UrlBase> Finish();
 
  private:
-  void FlushBlock();
+  // Encodes the pending block, whose next head is `next_head` (nullopt: it is the last).
+  absl::Status FlushBlock(std::optional<std::string_view> next_head);
 
   UrlBase base_;
-  codecs::FrontCodedBlockBuilder block_;
-  std::string head_;  // first key of the block being built
+  BlockKeys block_;  // the keys of the block not yet encoded, the last key added last
 };
 
 }  // namespace crawldb::urls

@@ -118,7 +118,8 @@ UrlStore::Pending UrlStore::PendingSince(size_t mark) const {
   return pending;
 }
 
-absl::StatusOr<UrlBase> UrlStore::Rebuild() const {
+absl::Status UrlStore::ForEachLiveKey(
+    const std::function<absl::Status(std::string_view key, int64_t id)>& visit) const {
   // The live tail entries in key order, as indices: 4 bytes each.
   std::vector<uint32_t> tail_order;
   for (size_t i = 0; i < tail_->size(); ++i) {
@@ -126,12 +127,12 @@ absl::StatusOr<UrlBase> UrlStore::Rebuild() const {
   }
   std::sort(tail_order.begin(), tail_order.end(),
             [&](uint32_t a, uint32_t b) { return tail_->Key(a) < tail_->Key(b); });
-  UrlBaseBuilder builder;
   size_t next_tail = 0;
-  auto add_tail_below = [&](std::optional<std::string_view> limit) -> absl::Status {
+  auto visit_tail_below = [&](std::optional<std::string_view> limit) -> absl::Status {
     while (next_tail < tail_order.size() &&
            (!limit.has_value() || tail_->Key(tail_order[next_tail]) < *limit)) {
-      if (absl::Status status = builder.Add(tail_->Key(tail_order[next_tail++])); !status.ok()) {
+      const uint32_t index = tail_order[next_tail++];
+      if (absl::Status status = visit(tail_->Key(index), TailId(index)); !status.ok()) {
         return status;
       }
     }
@@ -141,12 +142,34 @@ absl::StatusOr<UrlBase> UrlStore::Rebuild() const {
   for (size_t block = 0; block < base_.block_count(); ++block) {
     if (absl::Status status = base_.DecodeBlock(block, &keys); !status.ok()) return status;
     for (size_t i = 0; i < keys.size(); ++i) {
-      if (deleted_.contains(static_cast<int64_t>(block * kKeysPerBlock + i) + 1)) continue;
-      if (absl::Status status = add_tail_below(keys[i]); !status.ok()) return status;
-      if (absl::Status status = builder.Add(keys[i]); !status.ok()) return status;
+      const int64_t id = static_cast<int64_t>(block * kKeysPerBlock + i) + 1;
+      if (deleted_.contains(id)) continue;
+      if (absl::Status status = visit_tail_below(keys[i]); !status.ok()) return status;
+      if (absl::Status status = visit(keys[i], id); !status.ok()) return status;
     }
   }
-  if (absl::Status status = add_tail_below(std::nullopt); !status.ok()) return status;
+  return visit_tail_below(std::nullopt);
+}
+
+absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) const {
+  // Pass 1: the model's training sample, spread over all the keys.
+  UrlBaseSampler sampler;
+  absl::Status sampled = ForEachLiveKey([&](std::string_view key, int64_t) {
+    sampler.Add(key);
+    return absl::OkStatus();
+  });
+  if (!sampled.ok()) return sampled;
+  absl::StatusOr<codecs::UrlBlockModel> model = sampler.Train();
+  if (!model.ok()) return model.status();
+  // Pass 2: the blocks.
+  UrlBaseBuilder builder(*std::move(model));
+  if (old_to_new != nullptr) old_to_new->assign(static_cast<size_t>(max_id()) + 1, 0);
+  int64_t new_id = 0;
+  absl::Status built = ForEachLiveKey([&](std::string_view key, int64_t id) {
+    if (old_to_new != nullptr) (*old_to_new)[static_cast<size_t>(id)] = ++new_id;
+    return builder.Add(key);
+  });
+  if (!built.ok()) return built;
   return builder.Finish();
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,8 +62,11 @@ class UrlStore {
   uint64_t tail_rewinds() const { return tail_rewinds_; }
 
   // A new base holding every live key (what optimize installs with Reset): the base's keys and
-  // the tail's, merged in order as they are encoded, never all held at once.
-  absl::StatusOr<UrlBase> Rebuild() const;
+  // the tail's, merged in order, twice — once to sample them and train the base's model
+  // (UrlBaseSampler), once to encode them — never all held at once. When old_to_new is given,
+  // it is set to max_id() + 1 entries: for every old id 1..max_id() its id in the new base, 0
+  // for a deleted id (entry 0 is unused).
+  absl::StatusOr<UrlBase> Rebuild(std::vector<int64_t>* old_to_new = nullptr) const;
 
   // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
   size_t UndoMark() const { return undo_.size(); }
@@ -88,6 +92,10 @@ class UrlStore {
   };
 
   int64_t TailId(size_t index) const { return static_cast<int64_t>(base_.size() + index + 1); }
+  // Calls visit(key, id) for every live key in key order, merging base and tail; stops at the
+  // first error visit or a block's decoding returns.
+  absl::Status ForEachLiveKey(
+      const std::function<absl::Status(std::string_view key, int64_t id)>& visit) const;
 
   UrlBase base_;
   std::unique_ptr<UrlTail> tail_;

@@ -5,9 +5,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "extension/common/json.h"
 #include "extension/urls/canonical_key.h"
 #include "extension/urls/fingerprint_index.h"
 #include "extension/urls/url_fingerprint.h"
@@ -44,16 +46,13 @@ enum Column { kColumnId, kColumnUrl, kColumnHost, kColumnFp, kColumnCommand };
 
 // Statements on the shadow tables, by slot (MakeStatements holds the SQL).
 enum Slot {
-  kDataVersion,
-  kReadGeneration,
-  kWriteGeneration,
-  kTakeWriteLock,
   kReadBase,
   kClearBase,
   kWriteBasePart,
   kReadLogSince,
   kAppendLog,
   kClearLog,
+  kLogSize,
 };
 
 // xBestIndex plans: idxNum = plan | bound flags (idxNum bits 8..12).
@@ -114,22 +113,6 @@ std::string CommonPrefix(std::string_view a, std::string_view b) {
   size_t n = 0;
   while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
   return std::string(a.substr(0, n));
-}
-
-std::string JsonString(absl::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", c);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-  return out;
 }
 
 }  // namespace
@@ -408,6 +391,7 @@ UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args,
       fingerprints_(std::make_unique<FingerprintIndex>()) {
   normalize_options_.max_length = max_url_length;
   statements_ = MakeStatements();
+  sync_ = std::make_unique<TableSync>(db_, kUrlsModule, schema_, name_);
   if (connection_ != nullptr) connection_->Register(this);
 }
 
@@ -416,16 +400,9 @@ UrlsTable::~UrlsTable() {
 }
 
 std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
-  std::string config = ShadowTableSet::QualifiedName(schema_, name_, "config");
   std::string base = ShadowTableSet::QualifiedName(schema_, name_, "base");
   std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
-  std::vector<std::string> sql(kClearLog + 1);
-  sql[kDataVersion] = absl::StrCat("PRAGMA ", QuoteIdentifier(schema_), ".data_version");
-  sql[kReadGeneration] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'generation'");
-  sql[kWriteGeneration] =
-      absl::StrCat("INSERT OR REPLACE INTO ", config, "(key, value) VALUES ('generation', ?1)");
-  sql[kTakeWriteLock] =
-      absl::StrCat("UPDATE ", config, " SET value = value WHERE key = 'format_version'");
+  std::vector<std::string> sql(kLogSize + 1);
   sql[kReadBase] = absl::StrCat("SELECT part, data FROM ", base, " ORDER BY part");
   sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
   sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");
@@ -434,6 +411,8 @@ std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
   sql[kAppendLog] = absl::StrCat("INSERT INTO ", log,
                                  "(seq, first_id, added, deleted) VALUES (?1, ?2, ?3, ?4)");
   sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
+  sql[kLogSize] = absl::StrCat(
+      "SELECT count(*), coalesce(sum(length(added) + length(deleted)), 0) FROM ", log);
   return std::make_unique<StatementCache>(db_, kUrlsModule, std::move(sql));
 }
 
@@ -477,7 +456,10 @@ absl::Status UrlsTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
 absl::Status UrlsTable::Rename(const char* new_name) {
   CRAWLDB_RETURN_IF_ERROR(Shadow().Rename(db_, schema_, name_, new_name));
   name_ = new_name;
-  statements_ = MakeStatements();  // the cached SQL names the old tables
+  // The cached SQL names the old tables.
+  statements_ = MakeStatements();
+  auto sync = std::make_unique<TableSync>(db_, kUrlsModule, schema_, name_);
+  sync_.swap(sync);
   return absl::OkStatus();
 }
 
@@ -587,27 +569,8 @@ absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
 // ---------------------------------------------------------------------------------------------
 // Loading and catching up.
 
-absl::StatusOr<int64_t> UrlsTable::DataVersion() {
-  // PRAGMA data_version rather than SQLITE_FCNTL_DATA_VERSION: the pragma starts a read
-  // transaction, so it is current even in a statement that has not read the file yet (a
-  // function call), and it ignores this connection's own commits.
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
-  CRAWLDB_ASSIGN_OR_RETURN(bool row, pragma.Step());
-  return row ? pragma.ColumnInt64(0) : 0;
-}
-
-absl::StatusOr<int64_t> UrlsTable::StoredGeneration() {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadGeneration));
-  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-  int64_t generation = 0;
-  if (!row || !absl::SimpleAtoi(select.ColumnText(0), &generation)) {
-    return CorruptError(kUrlsModule, absl::StrCat("table '", name_, "' has no valid generation"));
-  }
-  return generation;
-}
-
 absl::Status UrlsTable::LoadAll() {
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, StoredGeneration());
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync_->StoredGeneration());
   std::vector<std::vector<uint8_t>> parts;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadBase));
@@ -624,14 +587,14 @@ absl::Status UrlsTable::LoadAll() {
   }
   std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
   absl::StatusOr<UrlBase> base = UrlBase::Load(spans);
+  if (!base.ok() && base.status().code() == absl::StatusCode::kFailedPrecondition) {
+    return UserError(kUrlsModule, absl::StrCat("table '", name_, "': ", base.status().message()));
+  }
   if (!base.ok()) return Corrupt(base.status());
   store_.Reset(std::move(*base));
   fingerprints_->Invalidate();
-  last_seq_ = 0;
-  CRAWLDB_RETURN_IF_ERROR(ReplayLogSince(0));
-  generation_ = generation;
-  reload_ = false;
-  return absl::OkStatus();
+  sync_->Loaded(generation);
+  return ReplayLogSince(0);
 }
 
 absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
@@ -652,25 +615,25 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
     for (int64_t id : *deleted) {
       if (absl::Status status = store_.ReplayDelete(id); !status.ok()) return Corrupt(status);
     }
-    last_seq_ = select.ColumnInt64(0);
+    sync_->Replayed(select.ColumnInt64(0));
   }
   store_.ClearUndo();  // replayed changes are committed ones
   return absl::OkStatus();
 }
 
 absl::Status UrlsTable::CatchUp() {
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t version, DataVersion());
-  if (!reload_ && version == data_version_) return absl::OkStatus();
-  if (!reload_) {
-    CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, StoredGeneration());
-    reload_ = generation != generation_;
+  CRAWLDB_ASSIGN_OR_RETURN(TableSync::Action action, sync_->Poll());
+  absl::Status status;
+  if (action == TableSync::Action::kReload) {
+    status = LoadAll();
+  } else if (action == TableSync::Action::kReplay) {
+    status = ReplayLogSince(sync_->last_seq());
   }
-  if (reload_) {
-    CRAWLDB_RETURN_IF_ERROR(LoadAll());
-  } else {
-    CRAWLDB_RETURN_IF_ERROR(ReplayLogSince(last_seq_));
+  if (!status.ok()) {
+    sync_->RequireReload();  // the store may hold part of what it read: never trust it again
+    return status;
   }
-  data_version_ = version;
+  sync_->CaughtUp();
   return absl::OkStatus();
 }
 
@@ -678,22 +641,17 @@ absl::Status UrlsTable::CatchUp() {
 // Transactions.
 
 absl::Status UrlsTable::Begin() {
-  {
-    // Take the write lock now, so that no other connection commits between this catch-up and
-    // this transaction's commit (ids are handed out in memory).
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement lock, statements_->Use(kTakeWriteLock));
-    sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
-    CRAWLDB_RETURN_IF_ERROR(lock.Run());
-    sqlite3_set_last_insert_rowid(db_, last_rowid);
-  }
+  // Take the write lock now, so that no other connection commits between this catch-up and
+  // this transaction's commit (ids are handed out in memory).
+  CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   store_.ClearUndo();
-  EndTransaction();
+  sync_->Began();
   return absl::OkStatus();
 }
 
 absl::Status UrlsTable::Sync() {
-  UrlStore::Pending pending = store_.PendingSince(synced_mark_);
+  UrlStore::Pending pending = store_.PendingSince(sync_->synced_mark());
   if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
   // A large transaction is split into rows of at most kLogRowBytes of keys, well under
   // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
@@ -710,64 +668,46 @@ absl::Status UrlsTable::Sync() {
       bytes += keys[count].size() + 2;
     }
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, last_seq_ + 1));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync_->NextSeq()));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, first_id));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(keys.subspan(0, count))));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(deleted)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
-    ++last_seq_;
-    ++synced_rows_;
     keys.remove_prefix(count);
     first_id += static_cast<int64_t>(count);
     deleted = {};
   } while (!keys.empty());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
-  synced_mark_ = store_.UndoMark();
+  sync_->Synced(store_.UndoMark());
   return absl::OkStatus();
 }
 
 absl::Status UrlsTable::Commit() {
   store_.ClearUndo();
-  EndTransaction();
+  sync_->Committed();
   // This connection's own commit leaves data_version as it was: nothing to catch up with.
   return absl::OkStatus();
 }
 
 absl::Status UrlsTable::Rollback() {
   store_.UndoTo(0);
-  last_seq_ -= synced_rows_;  // the log rows xSync wrote are rolled back too
-  if (reload_after_rollback_) reload_ = true;
-  EndTransaction();
+  sync_->RolledBack();
   return absl::OkStatus();
 }
 
-void UrlsTable::EndTransaction() {
-  synced_mark_ = 0;
-  synced_rows_ = 0;
-  reload_after_rollback_ = false;
-  savepoint_marks_.clear();
-}
-
 absl::Status UrlsTable::Savepoint(int level) {
-  savepoint_marks_.resize(static_cast<size_t>(level) + 1, store_.UndoMark());
-  savepoint_marks_[static_cast<size_t>(level)] = store_.UndoMark();
+  sync_->SetSavepoint(level, store_.UndoMark());
   return absl::OkStatus();
 }
 
 absl::Status UrlsTable::Release(int level) {
-  if (static_cast<size_t>(level) < savepoint_marks_.size()) {
-    savepoint_marks_.resize(static_cast<size_t>(level));
-  }
+  sync_->ReleaseSavepoint(level);
   return absl::OkStatus();
 }
 
 absl::Status UrlsTable::RollbackTo(int level) {
-  // An optimize in between rewrote the shadow tables, which SQLite has rolled back.
-  if (reload_after_rollback_) reload_ = true;
-  if (static_cast<size_t>(level) < savepoint_marks_.size()) {
-    store_.UndoTo(savepoint_marks_[static_cast<size_t>(level)]);
-    savepoint_marks_.resize(static_cast<size_t>(level) + 1);
-  }
+  size_t mark = 0;
+  if (sync_->RolledBackTo(level, &mark)) store_.UndoTo(mark);
   return absl::OkStatus();
 }
 
@@ -838,10 +778,20 @@ absl::Status UrlsTable::Optimize() {
   }
   // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
   // store is reloaded from them.
-  reload_ = true;
-  absl::StatusOr<UrlBase> rebuilt = store_.Rebuild();
+  sync_->RequireReload();
+  std::vector<int64_t> old_to_new;
+  absl::StatusOr<UrlBase> rebuilt = store_.Rebuild(&old_to_new);
   if (!rebuilt.ok()) return Corrupt(rebuilt.status());
   UrlBase base = std::move(*rebuilt);
+  // The tables that hold this table's ids (outlinks) renumber theirs in the same statement.
+  if (connection_ != nullptr) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, connection_->ConnectAll());
+    for (CrawldbTable* table : tables) {
+      if (table != this && absl::EqualsIgnoreCase(table->schema(), schema_)) {
+        CRAWLDB_RETURN_IF_ERROR(table->RenumberIds(name_, old_to_new));
+      }
+    }
+  }
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearBase));
@@ -861,21 +811,14 @@ absl::Status UrlsTable::Optimize() {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteGeneration));
-    CRAWLDB_RETURN_IF_ERROR(write.BindText(1, absl::StrCat(generation_ + 1)));
-    CRAWLDB_RETURN_IF_ERROR(write.Run());
-  }
+  CRAWLDB_RETURN_IF_ERROR(sync_->BumpGeneration());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(base));
   fingerprints_->Invalidate();
-  ++generation_;
-  last_seq_ = 0;  // the log is empty; every connection restarts it from 1 after reloading
-  synced_mark_ = 0;
-  savepoint_marks_.clear();
-  reload_ = false;
+  // The log is empty: every connection restarts it from 1 after reloading.
+  sync_->Loaded(sync_->generation());
   // If this statement still fails after here, xRollback must reload: mark it.
-  reload_after_rollback_ = true;
+  sync_->ReloadOnRollback();
   return absl::OkStatus();
 }
 
@@ -899,19 +842,34 @@ absl::StatusOr<std::optional<std::string>> UrlsTable::TextOf(int64_t id) {
 
 absl::StatusOr<std::string> UrlsTable::StatsJson() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  const UrlBase& base = store_.base();
   size_t live = store_.live_count();
-  size_t stored = store_.base().StoredBytes();
+  size_t stored = base.StoredBytes();
   size_t tail_key_bytes = 0;
   for (size_t i = 0; i < store_.tail_size(); ++i) tail_key_bytes += store_.tail().Key(i).size();
+  int64_t log_rows = 0, log_bytes = 0;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement size, statements_->Use(kLogSize));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, size.Step());
+    if (row) {
+      log_rows = size.ColumnInt64(0);
+      log_bytes = size.ColumnInt64(1);
+    }
+  }
+  // base_bytes: every stored part; base_model_bytes, base_head_bytes and base_block_bytes: the
+  // model, the head index and the blocks among them. fp_index_bytes: memory of the fp → id
+  // index (0 until an fp look-up builds it). log_bytes: the added and deleted blobs of <t>_log.
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"max_id\":%d,\"base_urls\":%d,"
-      "\"base_blocks\":%d,\"base_bytes\":%d,\"tail_urls\":%d,\"tail_key_bytes\":%d,"
-      "\"deleted\":%d,\"memory_bytes\":%d,\"base_bytes_per_url\":%.3f}",
-      JsonString(name_), kUrlsModule, live, store_.max_id(), store_.base().size(),
-      store_.base().block_count(), stored, store_.tail_size(), tail_key_bytes,
-      store_.deleted_count(), store_.MemoryBytes(),
-      store_.base().size() == 0 ? 0.0
-                                : static_cast<double>(stored) / store_.base().size());
+      "\"base_blocks\":%d,\"base_bytes\":%d,\"base_model_bytes\":%d,\"base_head_bytes\":%d,"
+      "\"base_block_bytes\":%d,\"tail_urls\":%d,\"tail_key_bytes\":%d,\"deleted\":%d,"
+      "\"log_rows\":%d,\"log_bytes\":%d,\"memory_bytes\":%d,\"fp_index_bytes\":%d,"
+      "\"base_bytes_per_url\":%.3f}",
+      JsonString(name_), kUrlsModule, live, store_.max_id(), base.size(), base.block_count(),
+      stored, base.ModelBytes(), base.HeadIndexBytes(), base.BlockBytes(), store_.tail_size(),
+      tail_key_bytes, store_.deleted_count(), log_rows, log_bytes, store_.MemoryBytes(),
+      fingerprints_->MemoryBytes(),
+      base.size() == 0 ? 0.0 : static_cast<double>(stored) / base.size());
 }
 
 absl::Status UrlsTable::Check(std::vector<std::string>* problems) {

@@ -32,6 +32,7 @@
 #include "extension/common/connection.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/statement_cache.h"
+#include "extension/common/table_sync.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/urls/url_normalizer.h"
@@ -88,14 +89,11 @@ class UrlsTable : public VirtualTable, public CrawldbTable {
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length);
   std::unique_ptr<StatementCache> MakeStatements() const;
 
-  void EndTransaction();
   absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
   absl::Status RunCommand(absl::string_view command);
   absl::Status Optimize();
   absl::Status LoadAll();
   absl::Status ReplayLogSince(int64_t seq);
-  absl::StatusOr<int64_t> DataVersion();
-  absl::StatusOr<int64_t> StoredGeneration();
   // The message for stored bytes that failed validation, through CorruptError.
   absl::Status Corrupt(const absl::Status& cause) const;
 
@@ -108,14 +106,7 @@ class UrlsTable : public VirtualTable, public CrawldbTable {
   UrlStore store_;
   std::unique_ptr<FingerprintIndex> fingerprints_;
 
-  int64_t generation_ = -1;    // 'generation' the store was loaded at; -1: not loaded
-  int64_t last_seq_ = 0;       // the newest <t>_log row applied
-  int64_t data_version_ = -1;  // PRAGMA data_version when last caught up
-  bool reload_ = true;         // the store must be reloaded before its next use
-  size_t synced_mark_ = 0;     // undo mark up to which xSync has written this transaction
-  int64_t synced_rows_ = 0;    // <t>_log rows xSync wrote in this transaction
-  bool reload_after_rollback_ = false;  // an optimize ran in this transaction
-  std::vector<size_t> savepoint_marks_;  // undo mark at each open savepoint level
+  std::unique_ptr<TableSync> sync_;  // what the store has seen of the shadow tables
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

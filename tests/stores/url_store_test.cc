@@ -21,7 +21,9 @@ std::string KeyOk(const UrlStore& store, int64_t id) {
 UrlBase BuildBase(const std::vector<std::string>& sorted) {
   UrlBaseBuilder builder;
   for (const std::string& key : sorted) EXPECT_TRUE(builder.Add(key).ok()) << key;
-  return builder.Finish();
+  absl::StatusOr<UrlBase> base = builder.Finish();
+  EXPECT_TRUE(base.ok()) << base.status();
+  return base.ok() ? *std::move(base) : UrlBase();
 }
 
 UrlStore WithBase(std::vector<std::string> sorted) {
@@ -128,33 +130,93 @@ TEST(UrlStore, RebuildMergesBaseAndTailInOrder) {
   EXPECT_EQ(keys, (std::vector<std::string>{"com,a(", "com,b(", "com,e(", "com,f(", "com,g("}));
 }
 
-TEST(UrlBase, RefusesUnsortedKeysAndLoadsWhatItStores) {
-  UrlBaseBuilder unsorted;
-  ASSERT_TRUE(unsorted.Add("b").ok());
-  EXPECT_FALSE(unsorted.Add("a").ok());
-  // Enough keys for several blocks and several parts.
+// Keys 0..count-1 of one host, sorted: "com,h(p/00000", "com,h(p/00001", …
+std::vector<std::string> PageKeys(size_t count) {
   std::vector<std::string> keys;
-  for (int i = 0; i < 5000; ++i) keys.push_back("com,site" + std::to_string(10000 + i) + "(");
-  UrlBase base = BuildBase(keys);
-  std::vector<std::vector<uint8_t>> parts = base.Parts();
-  EXPECT_EQ(parts.size(), 1 + (5000 / kKeysPerBlock + 1 + kBlocksPerPart - 1) / kBlocksPerPart);
-  std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
-  absl::StatusOr<UrlBase> loaded = UrlBase::Load(spans);
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  for (size_t i = 0; i < keys.size(); i += 37) {
-    std::string key;
-    ASSERT_TRUE(loaded->Get(i, &key).ok());
-    EXPECT_EQ(key, keys[i]);
-    absl::StatusOr<std::optional<size_t>> rank = loaded->Find(keys[i]);
-    ASSERT_TRUE(rank.ok());
-    EXPECT_EQ(*rank, i);
+  for (size_t i = 0; i < count; ++i) {
+    std::string number = std::to_string(100000 + i).substr(1);
+    keys.push_back("com,h(p/" + number);
   }
-  absl::StatusOr<size_t> bound = loaded->LowerBound("com,site10500");
-  ASSERT_TRUE(bound.ok());
-  EXPECT_EQ(*bound, 500u);
-  // A missing block, or a header that disagrees with the blocks, is refused.
-  spans.pop_back();
-  EXPECT_EQ(UrlBase::Load(spans).status().code(), absl::StatusCode::kDataLoss);
+  return keys;
+}
+
+// The keys of a rebuilt base, by rank.
+std::vector<std::string> KeysOf(const UrlBase& base) {
+  std::vector<std::string> keys(base.size());
+  for (size_t rank = 0; rank < base.size(); ++rank) {
+    EXPECT_TRUE(base.Get(rank, &keys[rank]).ok()) << rank;
+  }
+  return keys;
+}
+
+TEST(UrlStore, RebuildsEmptyAndTinyStores) {
+  for (size_t count : {0, 1, 31, 32, 33, 100}) {
+    SCOPED_TRACE(std::to_string(count) + " keys");
+    const std::vector<std::string> keys = PageKeys(count);
+    UrlStore store;
+    // Added in reverse: the tail is sorted by the rebuild.
+    for (size_t i = count; i-- > 0;) store.Add(keys[i]);
+    std::vector<int64_t> old_to_new;
+    absl::StatusOr<UrlBase> rebuilt = store.Rebuild(&old_to_new);
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+    EXPECT_EQ(KeysOf(*rebuilt), keys);
+    EXPECT_EQ(old_to_new.size(), count + 1);
+    store.Reset(*std::move(rebuilt));
+    for (size_t i = 0; i < count; ++i) EXPECT_EQ(FindOk(store, keys[i]), i + 1);
+    // Rebuilt again from a base alone, and from a base with a tail around it.
+    store.Add("com,a(");
+    store.Add("com,z(");
+    rebuilt = store.Rebuild();
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+    std::vector<std::string> expected = keys;
+    expected.insert(expected.begin(), "com,a(");
+    expected.push_back("com,z(");
+    EXPECT_EQ(KeysOf(*rebuilt), expected);
+  }
+}
+
+TEST(UrlStore, RebuildMapsOldIdsToNewIds) {
+  // 70 base keys (three blocks), every third one deleted; tail keys landing before, between and
+  // after them, one deleted; a base key deleted and added again (a new id in the tail).
+  const std::vector<std::string> keys = PageKeys(140);
+  std::vector<std::string> base_keys;
+  for (size_t i = 0; i < keys.size(); i += 2) base_keys.push_back(keys[i]);
+  UrlStore store = WithBase(base_keys);
+  for (int64_t id = 1; id <= 70; id += 3) ASSERT_TRUE(store.Delete(id));
+  const int64_t before = store.Add("com,a(");
+  const int64_t between = store.Add(keys[41]);
+  const int64_t gone = store.Add(keys[43]);
+  const int64_t after = store.Add("com,z(");
+  const int64_t again = store.Add(keys[0]);  // id 1 was deleted
+  ASSERT_TRUE(store.Delete(gone));
+  std::vector<int64_t> old_to_new = {42, 42};  // overwritten
+  absl::StatusOr<UrlBase> rebuilt = store.Rebuild(&old_to_new);
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+  ASSERT_EQ(old_to_new.size(), static_cast<size_t>(store.max_id()) + 1);
+  EXPECT_EQ(old_to_new[0], 0);
+  EXPECT_EQ(rebuilt->size(), store.live_count());
+  std::vector<bool> taken(rebuilt->size() + 1, false);
+  for (int64_t id = 1; id <= store.max_id(); ++id) {
+    SCOPED_TRACE("old id " + std::to_string(id));
+    const int64_t new_id = old_to_new[static_cast<size_t>(id)];
+    if (!store.IsLive(id)) {
+      EXPECT_EQ(new_id, 0);
+      continue;
+    }
+    ASSERT_GE(new_id, 1);
+    ASSERT_LE(static_cast<size_t>(new_id), rebuilt->size());
+    EXPECT_FALSE(taken[static_cast<size_t>(new_id)]);
+    taken[static_cast<size_t>(new_id)] = true;
+    std::string key;
+    ASSERT_TRUE(rebuilt->Get(static_cast<size_t>(new_id - 1), &key).ok());
+    EXPECT_EQ(key, KeyOk(store, id));
+  }
+  EXPECT_EQ(old_to_new[static_cast<size_t>(before)], 1);
+  EXPECT_EQ(old_to_new[static_cast<size_t>(again)], 2);
+  EXPECT_EQ(old_to_new[static_cast<size_t>(after)], static_cast<int64_t>(rebuilt->size()));
+  EXPECT_EQ(old_to_new[static_cast<size_t>(gone)], 0);
+  EXPECT_EQ(old_to_new[1], 0);
+  EXPECT_GT(old_to_new[static_cast<size_t>(between)], 0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "tests/shared_data.h"
 
@@ -67,5 +68,16 @@ inline void ExpectError(SQLite::Database& db, const std::string& sql, int code,
   }
 }
 
+
+// The SQL function flip(blob, at): the blob with byte `at` XOR 0x5A (the blob itself when it
+// is shorter). Corruption tests register it to damage stored bytes.
+inline void FlipByte(sqlite3_context* context, int, sqlite3_value** argv) {
+  const auto* data = static_cast<const unsigned char*>(sqlite3_value_blob(argv[0]));
+  std::string bytes(reinterpret_cast<const char*>(data),
+                    static_cast<size_t>(sqlite3_value_bytes(argv[0])));
+  size_t at = static_cast<size_t>(sqlite3_value_int64(argv[1]));
+  if (at < bytes.size()) bytes[at] = static_cast<char>(bytes[at] ^ 0x5A);
+  sqlite3_result_blob(context, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+}
 
 }  // namespace crawldb::testing

@@ -378,15 +378,6 @@ TEST(UrlsPersistence, CommitWritesOneLogRowPerTransaction) {
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "101");
 }
 
-// flip(blob, at): the blob with byte `at` XOR 0x5A (the blob itself when it is shorter).
-void FlipByte(sqlite3_context* context, int, sqlite3_value** argv) {
-  const auto* data = static_cast<const unsigned char*>(sqlite3_value_blob(argv[0]));
-  std::string bytes(reinterpret_cast<const char*>(data), sqlite3_value_bytes(argv[0]));
-  size_t at = static_cast<size_t>(sqlite3_value_int64(argv[1]));
-  if (at < bytes.size()) bytes[at] = static_cast<char>(bytes[at] ^ 0x5A);
-  sqlite3_result_blob(context, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
-}
-
 TEST(UrlsPersistence, LargeTransactionsSplitTheirLogUnderTheLengthLimit) {
   std::string path = TempDbPath("urls_large_transaction");
   {
@@ -410,7 +401,7 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
     SQLite::Database db = LoadedDb(path);
     db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
     db.exec("BEGIN");
-    for (int i = 0; i < 3000; ++i) {  // 47 blocks: two parts of urls_base
+    for (int i = 0; i < 3000; ++i) {  // 94 blocks: urls_base parts 3 and 4
       db.exec("INSERT INTO urls(url) VALUES ('http://site" + std::to_string(i % 7) +
               ".com/page/" + std::to_string(i) + "')");
     }
@@ -419,21 +410,32 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
     db.exec("INSERT INTO urls(url) VALUES ('http://late.com/1'), ('http://late.com/2')");
   }
   // Truncate or flip bytes of every stored blob, one damage at a time, and read everything back.
+  // Parts of urls_base (url_base.h): 0 header, 1 model, 2 block heads, 3 and 4 blocks.
   const std::vector<std::string> damages = {
+      "UPDATE urls_base SET data = substr(data, 1, length(data) / 2) WHERE part = 3",
+      "UPDATE urls_base SET data = substr(data, 1, length(data) - 1) WHERE part = 4",
       "UPDATE urls_base SET data = substr(data, 1, length(data) / 2) WHERE part = 2",
+      "UPDATE urls_base SET data = substr(data, 1, length(data) - 1) WHERE part = 1",
       "UPDATE urls_base SET data = x'' WHERE part = 1",
-      "UPDATE urls_base SET data = x'01ff' WHERE part = 0",
+      "UPDATE urls_base SET data = x'' WHERE part = 2",
+      "UPDATE urls_base SET data = x'02ff' WHERE part = 0",
+      "UPDATE urls_base SET data = x'09' WHERE part = 0",
       "DELETE FROM urls_base WHERE part = 2",
+      "DELETE FROM urls_base WHERE part = 4",
+      "UPDATE urls_base SET part = 5 WHERE part = 4",
       "UPDATE urls_log SET added = substr(added, 1, 5)",
       "UPDATE urls_log SET deleted = x'0101'",
       "UPDATE urls_log SET first_id = 2",
       "UPDATE urls_config SET value = 'x' WHERE key = 'generation'",
   };
   std::vector<std::string> flips;
-  for (size_t at = 0; at < 60; ++at) {
-    // Byte 7·at of the second part XOR 0x5A (any byte value, through a blob function).
-    flips.push_back("UPDATE urls_base SET data = unhex_flip(data, " + std::to_string(at * 7) +
-                    ") WHERE part = 2");
+  for (int part = 1; part <= 4; ++part) {
+    for (size_t at = 0; at < 40; ++at) {
+      // One byte XOR 0x5A (any byte value, through a blob function), at 40 places spread over
+      // the model, the heads and the blocks.
+      flips.push_back("UPDATE urls_base SET data = unhex_flip(data, length(data) * " +
+                      std::to_string(at) + " / 40) WHERE part = " + std::to_string(part));
+    }
   }
   auto damaged_copy = [&](const std::string& damage) {
     std::string copy = TempDbPath("urls_corrupt_copy");
@@ -468,6 +470,60 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
     read_all(reader);
     EXPECT_NE(One(reader, "SELECT crawldb_check()"), "ok") << "a damage went unnoticed";
   }
+}
+
+TEST(UrlsCorruption, AnOldBaseFormatIsRefusedWithWhatToDo) {
+  std::string path = TempDbPath("urls_old_base");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    // The empty base as format version 1 wrote it (url_base.h): version, 0 keys, 64 keys per
+    // block, 32 blocks per part.
+    db.exec("UPDATE urls_base SET data = x'01004020' WHERE part = 0");
+  }
+  SQLite::Database db = LoadedDb(path);
+  ExpectError(db, "SELECT count(*) FROM urls", SQLITE_ERROR,
+              "crawldb_urls: table 'urls': url base: format version 1 (plain front-coded blocks) "
+              "is no longer read, this build reads version 2; export the URLs with the crawldb "
+              "that wrote the table, then create it again and insert them");
+}
+
+TEST(UrlsStats, CountTheBytesOfEveryStructure) {
+  SQLite::Database db = LoadedDb();
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  auto stat = [&](const std::string& key) {
+    return std::stoll(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0]." + key + "')"));
+  };
+  EXPECT_EQ(stat("base_bytes"), 4);  // the header alone
+  EXPECT_EQ(stat("base_model_bytes") + stat("base_head_bytes") + stat("base_block_bytes"), 0);
+  db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
+          "INSERT INTO urls(url) SELECT 'http://site' || (i % 9) || '.com/p/' || i FROM n");
+  EXPECT_EQ(stat("log_rows"), 1);
+  const int64_t log_bytes = stat("log_bytes");
+  EXPECT_GT(log_bytes, 1000 * 10);
+  EXPECT_EQ(log_bytes, std::stoll(One(db, "SELECT sum(length(added) + length(deleted)) "
+                                          "FROM urls_log")));
+  db.exec("SELECT crawldb_optimize()");
+  EXPECT_EQ(stat("log_rows") + stat("log_bytes"), 0);
+  EXPECT_EQ(stat("base_blocks"), 32);  // 1000 keys, 32 per block
+  const int64_t model = stat("base_model_bytes");
+  const int64_t heads = stat("base_head_bytes");
+  const int64_t blocks = stat("base_block_bytes");
+  EXPECT_GT(model, 0);
+  EXPECT_GT(heads, 32);
+  EXPECT_GT(blocks, 0);
+  // The parts hold the three, plus the header and each group's count and block sizes.
+  EXPECT_EQ(stat("base_bytes"), std::stoll(One(db, "SELECT sum(length(data)) FROM urls_base")));
+  EXPECT_GT(stat("base_bytes"), model + heads + blocks);
+  EXPECT_LT(stat("base_bytes"), model + heads + blocks + 4 + 2 + 2 * 32);
+  EXPECT_EQ(One(db, "SELECT length(data) FROM urls_base WHERE part = 1"), std::to_string(model));
+  EXPECT_EQ(One(db, "SELECT length(data) FROM urls_base WHERE part = 2"), std::to_string(heads));
+  // The fp index is built by the first fp look-up: 16 bytes per URL or more.
+  EXPECT_EQ(stat("fp_index_bytes"), 0);
+  EXPECT_EQ(One(db, "SELECT url FROM urls WHERE fp = url_fp('http://site1.com/p/10')"),
+            "http://site1.com/p/10");
+  EXPECT_GE(stat("fp_index_bytes"), 16 * 1000);
+  EXPECT_GT(stat("memory_bytes"), model);
 }
 
 }  // namespace

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Runs the link tables' SQL benchmark built in BUILD_DIR (default: build) and prints one markdown
+# table: crawldb's outlinks / inlinks against a plain SQLite edges table with both indexes, on
+# cnr-2000 — bits/link as the file pays it, load, full scan, and out- and in-list look-ups.
+# Builds nothing: build the links_sql_benchmark target first. Arguments after BUILD_DIR go to
+# the program: --arcs=PATH, --codec=NAME, --lookups=N, --repetitions=N, --seed=N, --tmpdir=DIR.
+#
+#   bench/links_sql.sh [BUILD_DIR [PROGRAM_ARGS...]]
+set -eu
+
+build_dir=${1:-build}
+[ $# -gt 0 ] && shift
+program=$build_dir/bench/links_sql_benchmark
+if [ ! -x "$program" ]; then
+  echo "links_sql.sh: $program not found; build it: cmake --build $build_dir --target links_sql_benchmark" >&2
+  exit 1
+fi
+if ! command -v xz >/dev/null 2>&1; then
+  echo "links_sql.sh: xz not found; it reads the arcs file" >&2
+  exit 1
+fi
+
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+"$program" "$@"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

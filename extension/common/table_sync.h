@@ -1,0 +1,95 @@
+// TableSync: what one connection's in-memory copy of a crawldb table knows of its shadow tables,
+// and the bookkeeping that keeps the two in step (design.md §5). Tables whose arena is a base
+// plus a log of committed changes (urls, outlinks) share it:
+//
+// - <t>_config holds 'generation', bumped whenever the base is rewritten (optimize, import);
+//   the log rows <t>_log carry seq 1, 2, 3, … in commit order and are emptied with each rewrite.
+// - At the start of every statement Poll() compares PRAGMA data_version with the value last
+//   seen: unchanged → nothing to do; another connection committed → replay the log rows after
+//   last_seq(), or reload everything when the generation moved (or a reload is pending).
+// - xBegin takes the write lock at once (TakeWriteLock: a no-op UPDATE of <t>_config), so no
+//   other connection commits between the catch-up and this transaction's commit.
+// - xSync appends log rows (NextSeq for each); xRollback forgets them (RolledBack); a statement
+//   that rewrote the base marks ReloadOnRollback so that a rollback reloads from the (rolled
+//   back) shadow tables.
+// - Savepoint marks: positions in the table's undo log per savepoint level.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "extension/common/sqlite_api.h"
+#include "extension/common/statement_cache.h"
+
+namespace crawldb {
+
+class TableSync {
+ public:
+  TableSync(sqlite3* db, std::string module, absl::string_view schema, absl::string_view table);
+
+  enum class Action { kNone, kReplay, kReload };
+  // What the table must do to see every committed change.
+  absl::StatusOr<Action> Poll();
+  // After the store was replaced (a reload from the shadow tables, or a rewrite): the
+  // generation read (StoredGeneration) before it. The log restarts from the beginning, and
+  // undo-log positions (savepoints, what xSync wrote) no longer mean anything.
+  void Loaded(int64_t generation);
+  // After the catch-up that Poll asked for is done.
+  void CaughtUp() { data_version_ = polled_version_; }
+
+  absl::StatusOr<int64_t> StoredGeneration();
+  // Stores generation() + 1 as the new generation (a rewrite of the base) and adopts it.
+  absl::Status BumpGeneration();
+  int64_t generation() const { return generation_; }
+
+  // Takes the database's write lock without changing the user's last_insert_rowid().
+  absl::Status TakeWriteLock();
+
+  // Log sequence numbers.
+  int64_t last_seq() const { return last_seq_; }
+  void Replayed(int64_t seq) { last_seq_ = seq; }
+  // The seq for the next row this connection appends, counted as written in this transaction.
+  int64_t NextSeq() {
+    ++synced_rows_;
+    return ++last_seq_;
+  }
+  void LogCleared() { last_seq_ = 0; }
+
+  // The next statement reloads everything (a failed rewrite, a corrupt state).
+  void RequireReload() { reload_ = true; }
+  void ReloadOnRollback() { reload_on_rollback_ = true; }
+
+  // Transaction starts and ends.
+  void Began() { EndTransaction(); }
+  void Committed() { EndTransaction(); }
+  void RolledBack();
+  // RollbackTo: true when the savepoint's undo mark is known; *mark receives it.
+  bool RolledBackTo(int level, size_t* mark);
+  void SetSavepoint(int level, size_t mark);
+  void ReleaseSavepoint(int level);
+  // Where this transaction's unsynced changes start in the undo log; set after xSync.
+  size_t synced_mark() const { return synced_mark_; }
+  void Synced(size_t mark) { synced_mark_ = mark; }
+
+ private:
+  void EndTransaction();
+
+  sqlite3* db_;
+  std::unique_ptr<StatementCache> statements_;
+  int64_t data_version_ = -1;  // -1: never polled, so the first Poll loads
+  int64_t polled_version_ = -1;
+  int64_t generation_ = 0;
+  int64_t last_seq_ = 0;
+  int64_t synced_rows_ = 0;  // log rows written by this transaction
+  size_t synced_mark_ = 0;
+  bool reload_ = true;
+  bool reload_on_rollback_ = false;
+  std::vector<size_t> savepoint_marks_;
+};
+
+}  // namespace crawldb

@@ -1,0 +1,180 @@
+// The `frontier` virtual table (module crawldb_frontier): paper 004's crawl state as SQL.
+//
+//   CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls [, lease=300] [, max_depth=0]
+//       [, host_delay=1.0] [, host_budget=0] [, max_attempts=3] [, retry_base=60]);
+//   urls          the crawldb_urls table the URLs are inserted into and whose ids `id` shows
+//   lease         seconds a lease lasts when crawl_lease is not given one (1 .. 31536000)
+//   max_depth     largest depth admitted (paper §2.3's G_f); 0 = unlimited (the default)
+//   host_delay    seconds between two leases of one host (0 .. 86400), real
+//   host_budget   most URLs of one host in the frontier, any state; 0 = unlimited (the default)
+//   max_attempts  failed fetches (status 5xx, 429 or negative) before a URL is `failed` (1 .. 255)
+//   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds (0 .. 86400)
+//
+// Columns: id (the URL's id in `urls`, looked up at read time; NULL if it is not there), url,
+// host, depth, priority, state ('queued' / 'leased' / 'done' / 'failed'), due (unix s: lease
+// deadline, retry time or re-crawl time; NULL when none), attempts, status (NULL before the first
+// confirm); rowid = the URL's fingerprint (url_fp(url)). Hidden columns carry the arguments of
+// the command rows below: frontier (the command), parent, n, seconds, now, delay, budget, until,
+// link.
+//
+// Writes (every change goes through xUpdate, design.md §5):
+//   UPDATE frontier SET priority = ? ...   re-keys a queued URL; no other column may change
+//   DELETE FROM frontier WHERE ...         drops URLs from the crawl (not from `urls`)
+//   INSERT INTO frontier(frontier, url, parent, priority, now, link) VALUES ('add', ...)
+//                                          link = 0: the caller records parent → url in the link
+//                                          tables itself; otherwise it goes to <t>_links
+//   INSERT INTO frontier(frontier, n, seconds, now) VALUES ('lease', ...)
+//   INSERT INTO frontier(frontier, url, status, seconds, now) VALUES ('confirm', ...)
+//   INSERT INTO frontier(frontier, host, delay, budget, until) VALUES ('host', ...)
+//   INSERT INTO frontier(frontier) VALUES ('optimize')   checkpoint (outside a transaction)
+// The SQL functions (frontier_functions.h) are written with these command rows; each leaves its
+// outcome in this table's per-connection slot (last_add(), last_lease(), last_confirm()).
+// A plain INSERT of a row is refused: use crawl_add, which also inserts into `urls`.
+//
+// Shadow tables (formats owned by the headers named):
+//   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
+//                 (bumped by every checkpoint: other connections then reload)
+//   <t>_snapshot  (part INTEGER PRIMARY KEY, data BLOB NOT NULL)  change sets of the whole state
+//                 (frontier_changes.h); part 0 holds every host
+//   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per transaction
+//   <t>_links     (src INTEGER NOT NULL, dst INTEGER NOT NULL)    fingerprints of parent → URL
+//                 for every crawl_add with a parent made while there was no `outlinks` table
+//                 on the same urls table (with one, crawl_add inserts the link there instead);
+//                 join them to urls through urls.fp
+//
+// Transactions and processes work as in `urls` (urls_table.h): xUpdate changes the in-memory
+// FrontierStore with undo; xSync appends one <t>_log row with the post-images of what changed;
+// rollback and rollback-to-savepoint undo in memory; xBegin takes the write lock and catches up.
+// Other connections catch up at the start of each statement through PRAGMA data_version, reading
+// only the log rows they have not applied. A checkpoint (<t>_snapshot rewritten, <t>_log emptied,
+// generation bumped) runs at 'optimize' and, at xSync, whenever the log has grown past the
+// snapshot (and past 1 MiB): each log byte is rewritten O(1) times on average.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "extension/common/connection.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/table_sync.h"
+#include "extension/common/trampoline.h"
+#include "extension/common/vtab_args.h"
+#include "extension/frontier/frontier_store.h"
+#include "extension/urls/url_normalizer.h"
+
+namespace crawldb::urls {
+class UrlsTable;
+}
+
+namespace crawldb::frontier {
+
+inline constexpr const char kFrontierModule[] = "crawldb_frontier";
+// Most URLs one lease command hands out.
+inline constexpr int64_t kMaxLease = 100000;
+
+class FrontierTable : public VirtualTable, public CrawldbTable {
+ public:
+  class Cursor;
+
+  static absl::StatusOr<std::unique_ptr<FrontierTable>> Create(sqlite3* db, void* aux,
+                                                               const VtabArgs& args);
+  static absl::StatusOr<std::unique_ptr<FrontierTable>> Connect(sqlite3* db, void* aux,
+                                                                const VtabArgs& args);
+  static bool IsShadowName(absl::string_view suffix);
+  ~FrontierTable() override;
+
+  absl::Status BestIndex(sqlite3_index_info* info);
+  absl::StatusOr<std::unique_ptr<Cursor>> Open();
+  absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
+  absl::Status Destroy();
+  absl::Status Rename(const char* new_name);
+  absl::Status Begin();
+  absl::Status Sync();
+  absl::Status Commit();
+  absl::Status Rollback();
+  absl::Status Savepoint(int level);
+  absl::Status Release(int level);
+  absl::Status RollbackTo(int level);
+
+  // CrawldbTable
+  const std::string& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  absl::StatusOr<std::string> StatsJson() override;
+  absl::Status Check(std::vector<std::string>* problems) override;
+
+  absl::Status CatchUp();
+  const FrontierStore& store() const { return store_; }
+  const std::string& urls_name() const { return urls_name_; }
+  // The `urls` table named by the first argument, connected and caught up.
+  absl::StatusOr<urls::UrlsTable*> UrlsOf();
+  // The id of a URL in `urls`, nullopt when it is not there.
+  absl::StatusOr<std::optional<int64_t>> IdOf(std::string_view normalised);
+
+  // What crawl_add would do with `url` found on `parent` (nullptr for a seed), on the state as
+  // it is now: known (0), refused (the reason), or new at `depth`.
+  struct AddPlan {
+    bool known = false;
+    uint32_t depth = 1;
+    std::optional<std::string> refusal;
+  };
+  AddPlan PlanAdd(const urls::NormalizedUrl& url, const urls::NormalizedUrl* parent) const;
+
+  // Outcomes of the last command rows (the per-connection slot the functions read).
+  struct AddOutcome {
+    std::optional<int> result;  // 1 new, 0 known, nullopt refused
+    std::string refusal;
+  };
+  const AddOutcome& last_add() const { return last_add_; }
+  struct LeaseRow {
+    uint64_t fp;
+    std::string url;
+    uint16_t depth;
+    double lease_until;
+  };
+  const std::vector<LeaseRow>& last_lease() const { return last_lease_; }
+  int last_confirm() const { return last_confirm_; }
+
+ private:
+  FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, FrontierPolicy policy,
+                double lease_s);
+  std::unique_ptr<StatementCache> MakeStatements() const;
+
+  absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
+  absl::Status CommandAdd(sqlite3_value** columns);
+  absl::Status CommandLease(sqlite3_value** columns);
+  absl::Status CommandConfirm(sqlite3_value** columns);
+  absl::Status CommandHost(sqlite3_value** columns);
+  absl::Status UpdateRow(int argc, sqlite3_value** argv);
+  absl::Status Checkpoint();
+  absl::Status AppendLink(uint64_t parent_fp, uint64_t fp);
+
+  absl::Status LoadAll();
+  absl::Status ReplayLogSince(int64_t seq);
+  absl::Status Corrupt(const absl::Status& cause) const;
+
+  sqlite3* db_;
+  Connection* connection_;
+  std::string schema_;
+  std::string name_;
+  std::string urls_name_;
+  double lease_s_;
+  std::unique_ptr<StatementCache> statements_;
+  std::unique_ptr<TableSync> sync_;
+  FrontierStore store_;
+
+  AddOutcome last_add_;
+  std::vector<LeaseRow> last_lease_;
+  int last_confirm_ = 0;
+
+  size_t log_bytes_ = 0;       // bytes of the <t>_log rows since the last checkpoint
+  size_t snapshot_bytes_ = 0;  // bytes of <t>_snapshot
+  size_t synced_bytes_ = 0;    // bytes of the <t>_log rows this transaction wrote
+};
+
+// Registers the crawldb_frontier module and the crawl_* functions on `db`.
+absl::Status RegisterFrontier(sqlite3* db, Connection* connection);
+
+}  // namespace crawldb::frontier

@@ -1,0 +1,264 @@
+#include "extension/links/link_cursor.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "extension/urls/urls_table.h"
+
+namespace crawldb::links {
+namespace {
+
+enum Plan { kPlanScan, kPlanKey, kPlanOther, kPlanArc, kPlanRowid };
+enum Column { kColumnSrc, kColumnDst, kColumnPos };
+
+int PrimaryColumn(Direction primary) { return primary == Direction::kOut ? kColumnSrc : kColumnDst; }
+
+// The node a constraint value names, if it names one.
+std::optional<uint32_t> NodeOf(sqlite3_value* value) {
+  switch (sqlite3_value_numeric_type(value)) {
+    case SQLITE_INTEGER: {
+      sqlite3_int64 id = sqlite3_value_int64(value);
+      if (id < 0 || id > UINT32_MAX) return std::nullopt;
+      return static_cast<uint32_t>(id);
+    }
+    case SQLITE_FLOAT: {
+      double id = sqlite3_value_double(value);
+      if (!(id >= 0 && id <= UINT32_MAX) || id != static_cast<double>(static_cast<uint32_t>(id))) {
+        return std::nullopt;
+      }
+      return static_cast<uint32_t>(id);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_info* info) {
+  const int primary_column = PrimaryColumn(primary);
+  const int other_column = primary_column == kColumnSrc ? kColumnDst : kColumnSrc;
+  const double per_list = arcs / std::max(1.0, nodes) + 1;
+  int src = -1, dst = -1, rowid = -1;
+  for (int i = 0; i < info->nConstraint; ++i) {
+    const auto& constraint = info->aConstraint[i];
+    if (!constraint.usable || constraint.op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (constraint.iColumn == kColumnSrc) src = i;
+    if (constraint.iColumn == kColumnDst) dst = i;
+    if (constraint.iColumn == -1) rowid = i;
+  }
+  const int key = primary_column == kColumnSrc ? src : dst;
+  const int other = primary_column == kColumnSrc ? dst : src;
+  auto use = [&](int constraint, int argv_index) {
+    info->aConstraintUsage[constraint].argvIndex = argv_index;
+    info->aConstraintUsage[constraint].omit = 1;
+  };
+  int plan;
+  if (src >= 0 && dst >= 0) {
+    plan = kPlanArc;
+    use(src, 1);
+    use(dst, 2);
+    info->estimatedCost = 1;
+    info->estimatedRows = 1;
+    info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  } else if (rowid >= 0) {
+    plan = kPlanRowid;
+    use(rowid, 1);
+    info->estimatedCost = 1;
+    info->estimatedRows = 1;
+    info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  } else if (key >= 0) {
+    plan = kPlanKey;
+    use(key, 1);
+    info->estimatedCost = 2 + per_list;
+    info->estimatedRows = static_cast<sqlite3_int64>(per_list);
+  } else if (other >= 0) {
+    plan = kPlanOther;
+    use(other, 1);
+    info->estimatedCost = 3 + per_list;
+    info->estimatedRows = static_cast<sqlite3_int64>(per_list);
+  } else {
+    plan = kPlanScan;
+    info->estimatedCost = 10 + arcs;
+    info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, arcs));
+  }
+  info->idxNum = plan;
+  // Rows come in primary order, each list in other-side order.
+  auto term_is = [&](int i, int column) {
+    return !info->aOrderBy[i].desc && info->aOrderBy[i].iColumn == column;
+  };
+  bool ordered = false;
+  if (plan != kPlanOther && info->nOrderBy == 1) {
+    ordered = term_is(0, primary_column) || (plan != kPlanScan && term_is(0, other_column));
+  } else if (plan != kPlanOther && info->nOrderBy == 2) {
+    ordered = term_is(0, primary_column) && term_is(1, other_column);
+  }
+  if (ordered) info->orderByConsumed = 1;
+}
+
+LinkCursor::LinkCursor(const LinkStore* store, const urls::UrlsTable* urls, Direction primary)
+    : store_(store),
+      urls_(urls != nullptr && urls->store().deleted_count() > 0 ? urls : nullptr),
+      primary_(primary) {}
+
+bool LinkCursor::Deleted(uint32_t node) const {
+  if (urls_ == nullptr) return false;
+  const int64_t id = node;
+  return id >= 1 && id <= urls_->store().max_id() && !urls_->store().IsLive(id);
+}
+
+void LinkCursor::VisibleList(Direction direction, uint32_t node, std::vector<uint32_t>* list) const {
+  if (Deleted(node)) {
+    list->clear();
+    return;
+  }
+  store_->List(direction, node, list);
+  if (urls_ != nullptr) {
+    list->erase(std::remove_if(list->begin(), list->end(), [&](uint32_t n) { return Deleted(n); }),
+                list->end());
+  }
+}
+
+absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_value** argv) {
+  eof_ = true;
+  index_ = 0;
+  list_.clear();
+  row_ = {};
+  scanner_ = nullptr;
+  std::optional<uint32_t> first = argc >= 1 ? NodeOf(argv[0]) : std::nullopt;
+  switch (idx_num) {
+    case kPlanScan:
+      mode_ = Mode::kScan;
+      list_holds_dst_ = primary_ == Direction::kOut;
+      scan_limit_ = store_->node_limit();
+      // With no change since the last optimize, the codec's own scan (which reuses the lists it
+      // decoded instead of following references again) gives every list.
+      scanner_ = store_->delta_arcs() == 0 && store_->tombstones() == 0 && urls_ == nullptr
+                     ? store_->base(primary_).Scan()
+                     : nullptr;
+      node_ = UINT32_MAX;  // NextScanNode moves to node 0 first
+      NextScanNode();
+      return absl::OkStatus();
+    case kPlanKey:
+      mode_ = Mode::kKey;
+      list_holds_dst_ = primary_ == Direction::kOut;
+      if (!first.has_value()) return absl::OkStatus();
+      node_ = *first;
+      VisibleList(primary_, node_, &list_);
+      row_ = list_;
+      break;
+    case kPlanOther:
+      mode_ = Mode::kOther;
+      list_holds_dst_ = primary_ != Direction::kOut;
+      if (!first.has_value()) return absl::OkStatus();
+      node_ = *first;
+      VisibleList(other(), node_, &list_);
+      row_ = list_;
+      break;
+    case kPlanArc:
+    case kPlanRowid: {
+      mode_ = Mode::kSingle;
+      list_holds_dst_ = primary_ == Direction::kOut;
+      std::optional<uint32_t> src, dst;
+      if (idx_num == kPlanArc) {
+        src = first;
+        dst = argc >= 2 ? NodeOf(argv[1]) : std::nullopt;
+      } else if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER) {
+        auto key = static_cast<uint64_t>(sqlite3_value_int64(argv[0]));
+        src = static_cast<uint32_t>(key >> 32);
+        dst = static_cast<uint32_t>(key);
+      }
+      if (!src.has_value() || !dst.has_value() || Deleted(*src) || Deleted(*dst) ||
+          !store_->Contains(*src, *dst)) {
+        return absl::OkStatus();
+      }
+      node_ = primary_ == Direction::kOut ? *src : *dst;
+      list_.push_back(primary_ == Direction::kOut ? *dst : *src);
+      row_ = list_;
+      break;
+    }
+    default:
+      return absl::InternalError("links: unknown plan");
+  }
+  eof_ = row_.empty();
+  return absl::OkStatus();
+}
+
+void LinkCursor::NextScanNode() {
+  index_ = 0;
+  do {
+    if (++node_ >= scan_limit_) {
+      eof_ = true;
+      return;
+    }
+    if (scanner_ != nullptr) {
+      eof_ = !scanner_->Next(&row_);
+      if (eof_) return;
+    } else {
+      VisibleList(primary_, node_, &list_);
+      row_ = list_;
+    }
+  } while (row_.empty());
+  eof_ = false;
+}
+
+absl::Status LinkCursor::Next() {
+  if (++index_ < row_.size()) return absl::OkStatus();
+  if (mode_ == Mode::kScan) {
+    NextScanNode();
+  } else {
+    eof_ = true;
+  }
+  return absl::OkStatus();
+}
+
+bool LinkCursor::TryColumnFast(sqlite3_context* context, int column) noexcept {
+  switch (column) {
+    case kColumnSrc:
+      sqlite3_result_int64(context, src());
+      return true;
+    case kColumnDst:
+      sqlite3_result_int64(context, dst());
+      return true;
+    case kColumnPos:
+      if (mode_ != Mode::kScan && mode_ != Mode::kKey) return false;
+      sqlite3_result_int64(context, static_cast<sqlite3_int64>(index_));
+      return true;
+    default:
+      return false;
+  }
+}
+
+absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
+  switch (column) {
+    case kColumnSrc:
+      sqlite3_result_int64(context, src());
+      break;
+    case kColumnDst:
+      sqlite3_result_int64(context, dst());
+      break;
+    case kColumnPos: {
+      if (mode_ == Mode::kScan || mode_ == Mode::kKey) {
+        sqlite3_result_int64(context, static_cast<sqlite3_int64>(index_));
+        break;
+      }
+      // The row's place in its primary node's list, which this plan did not decode.
+      const uint32_t key = primary_ == Direction::kOut ? src() : dst();
+      const uint32_t value = primary_ == Direction::kOut ? dst() : src();
+      VisibleList(primary_, key, &scratch_);
+      auto at = std::lower_bound(scratch_.begin(), scratch_.end(), value);
+      sqlite3_result_int64(context, at - scratch_.begin());
+      break;
+    }
+    default:
+      sqlite3_result_null(context);  // the hidden command columns
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<sqlite3_int64> LinkCursor::Rowid() {
+  return static_cast<sqlite3_int64>(uint64_t{src()} << 32 | dst());
+}
+
+}  // namespace crawldb::links

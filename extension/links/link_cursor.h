@@ -1,0 +1,85 @@
+// The cursor and the query plans shared by `outlinks` and `inlinks` (links_table.h). A table is
+// keyed by one side of the arc, its `primary` column: src for outlinks, dst for inlinks.
+//
+// xBestIndex plans (idxNum; argv in the order given):
+//   plan          constraints used                         rows            cost
+//   kPlanScan     none: every list in primary order        A (arcs)        10 + A
+//   kPlanKey      primary = ? (IN too: one xFilter each)   A / N + 1       2 + rows
+//   kPlanOther    other side = ?, from the transpose       A / N + 1       3 + rows
+//   kPlanArc      src = ? and dst = ?                      1               1
+//   kPlanRowid    rowid = ?                                1               1
+// N is the node count. The constraints a plan uses are omitted (the cursor applies them
+// exactly); kPlanScan, kPlanKey and kPlanArc consume ORDER BY primary, and kPlanKey also
+// ORDER BY primary, other. A value that is not an integer id (NULL, text, a fraction, outside
+// 0..2^32−1) matches nothing.
+//
+// Rows of a deleted URL (either side) are skipped; `pos` counts only the rows shown.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "extension/common/trampoline.h"
+#include "extension/links/link_store.h"
+
+namespace crawldb::urls {
+class UrlsTable;
+}
+
+namespace crawldb::links {
+
+// Fills the plan for a table keyed by `primary` whose store holds `arcs` arcs over `nodes` nodes.
+void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_info* info);
+
+class LinkCursor : public VirtualCursor {
+ public:
+  // `store` and `urls` (nullptr when the graph's urls table is not connected) must outlive the
+  // cursor; both are caught up by the caller.
+  LinkCursor(const LinkStore* store, const urls::UrlsTable* urls, Direction primary);
+
+  absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
+  absl::Status Next();
+  bool Eof() const { return eof_; }
+  absl::Status Column(sqlite3_context* context, int column);
+  // The per-row fast paths (trampoline.h): the next row of the current list; src, dst, and pos
+  // where the plan has it at hand.
+  bool TryNextFast() noexcept {
+    if (index_ + 1 >= row_.size()) return false;
+    ++index_;
+    return true;
+  }
+  bool TryColumnFast(sqlite3_context* context, int column) noexcept;
+  absl::StatusOr<sqlite3_int64> Rowid();
+
+ private:
+  Direction other() const { return primary_ == Direction::kOut ? Direction::kIn : Direction::kOut; }
+  bool Deleted(uint32_t node) const;
+  // The list of `node` in `direction`, less deleted URLs.
+  void VisibleList(Direction direction, uint32_t node, std::vector<uint32_t>* list) const;
+  // Moves to the next scanned node with a non-empty list; eof after the last.
+  void NextScanNode();
+  // The current row's ends: node_ and the list entry, in the order the plan gives them.
+  uint32_t src() const { return list_holds_dst_ ? node_ : row_[index_]; }
+  uint32_t dst() const { return list_holds_dst_ ? row_[index_] : node_; }
+
+  enum class Mode { kScan, kKey, kOther, kSingle };
+
+  const LinkStore* store_;
+  const urls::UrlsTable* urls_;
+  Direction primary_;
+  Mode mode_ = Mode::kScan;
+  bool eof_ = true;
+  uint32_t node_ = 0;           // the primary node (kScan, kKey, kSingle) or the other (kOther)
+  bool list_holds_dst_ = true;  // the list's entries are dst (node_ is src), or the reverse
+  std::vector<uint32_t> list_;          // the current list, when the cursor decoded it
+  absl::Span<const uint32_t> row_;      // the current list: list_ or the scanner's
+  size_t index_ = 0;                    // the row: row_[index_]
+  std::unique_ptr<codecs::ListScanner> scanner_;  // kScan over an unchanged base
+  uint32_t scan_limit_ = 0;
+  mutable std::vector<uint32_t> scratch_;
+};
+
+}  // namespace crawldb::links

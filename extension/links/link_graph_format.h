@@ -1,0 +1,53 @@
+// The stored forms of a link graph: the base in the rows of <t>_graph and each transaction's
+// changes in one row of <t>_log (extension/links/links_table.h names the tables). This header
+// owns both byte formats.
+//
+//   <t>_graph(part INTEGER PRIMARY KEY, data BLOB NOT NULL), parts 0, 1, 2, … in order:
+//   part 0     header := version:u8 (= kGraphFormatVersion) out_bytes:varint in_bytes:varint
+//                        part_bytes:varint
+//   parts 1..  the bytes of the out graph, then of the in graph (EncodedGraph::Serialize, codecs/
+//              adjacency_codec.h, which names the codec and holds its parameters), cut into
+//              parts of part_bytes bytes (the last of each graph shorter; an empty graph has
+//              none): ⌈out_bytes / part_bytes⌉ parts of out, then ⌈in_bytes / part_bytes⌉ of in.
+//   Parts keep each row far below SQLITE_LIMIT_LENGTH however large the graph.
+//
+//   <t>_log(seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)
+//   changes := version:u8 (= kLogFormatVersion) count:varint change{count}
+//   change  := kind:u8 (1 add, 0 remove) src:varint dst:varint       (src, dst < 2^32)
+//   seq 1, 2, 3, … in commit order; replaying every row over the base gives the current graph.
+//
+// Loading validates everything against the header and the codec (DataLossError "links: …").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "codecs/adjacency_codec.h"
+#include "extension/links/link_store.h"
+
+namespace crawldb::links {
+
+inline constexpr uint8_t kGraphFormatVersion = 1;
+inline constexpr uint8_t kLogFormatVersion = 1;
+inline constexpr size_t kGraphPartBytes = size_t{1} << 20;
+
+// The parts of a base, part 0 first.
+std::vector<std::vector<uint8_t>> GraphParts(const codecs::EncodedGraph& out,
+                                             const codecs::EncodedGraph& in,
+                                             size_t part_bytes = kGraphPartBytes);
+
+struct LoadedGraph {
+  std::unique_ptr<codecs::EncodedGraph> out;
+  std::unique_ptr<codecs::EncodedGraph> in;
+};
+// Loads the parts (part 0 first); checks that both graphs have the same nodes and arc count.
+absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts);
+
+std::vector<uint8_t> EncodeLogChanges(absl::Span<const LinkChange> changes);
+absl::StatusOr<std::vector<LinkChange>> DecodeLogChanges(absl::Span<const uint8_t> blob);
+
+}  // namespace crawldb::links

@@ -1,0 +1,114 @@
+// LinkStore: the link graph of one `outlinks` table in memory — the arena behind the link
+// vtabs. SQLite-free.
+//
+// The graph as of the last optimize (or import) is the base: both directions encoded with the
+// table's adjacency codec (codecs/adjacency_codec.h), `out` (list v = the nodes v links to) and
+// `in`, its transpose. Arcs added since live in a delta (a sorted list per node, both
+// directions); base arcs removed since are remembered as tombstones. A list read through the
+// store is the base list less its tombstones merged with the delta list: every change is
+// visible at once. Node ids are uint32_t; a node with no base list (id ≥ base size) may still
+// have delta arcs.
+//
+// Every change is recorded in an undo log until its transaction ends, so that a rollback, or a
+// rollback to a savepoint, restores the store exactly (UndoTo); the changes after a mark are what
+// a transaction writes to the shadow tables (ChangesSince).
+//
+// Not thread-safe: one store belongs to one connection's table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "codecs/adjacency_codec.h"
+#include "codecs/adjacency_lists.h"
+
+namespace crawldb::links {
+
+enum class Direction : uint8_t { kOut, kIn };
+
+// One logged change.
+struct LinkChange {
+  bool added;  // true: the arc was added; false: removed
+  uint32_t src;
+  uint32_t dst;
+};
+
+class LinkStore {
+ public:
+  // Empty base (0 nodes, no arcs).
+  LinkStore();
+
+  // Replaces everything by a base: `out` and its transpose `in` (same node count and arcs; the
+  // caller checks or has built them so), no delta.
+  void Reset(std::unique_ptr<codecs::EncodedGraph> out, std::unique_ptr<codecs::EncodedGraph> in);
+
+  // The current list of `node` in `direction`, sorted, into *list (replaced).
+  void List(Direction direction, uint32_t node, std::vector<uint32_t>* list) const;
+  bool Contains(uint32_t src, uint32_t dst) const;
+
+  // Changes; each returns false (and changes nothing) when there is nothing to do: the arc is
+  // already there / not there.
+  bool Add(uint32_t src, uint32_t dst);
+  bool Remove(uint32_t src, uint32_t dst);
+  // Replays a committed change read from the shadow tables; DataLossError when it does not fit
+  // the current state (an add of a present arc, a removal of an absent one).
+  absl::Status Replay(const LinkChange& change);
+
+  // Every node id below node_limit() may have a list; none at or above it has.
+  uint32_t node_limit() const;
+  // Arcs in the current graph.
+  uint64_t arc_count() const { return arc_count_; }
+  const codecs::EncodedGraph& base(Direction direction) const {
+    return direction == Direction::kOut ? *out_ : *in_;
+  }
+  size_t delta_arcs() const { return delta_arcs_; }
+  size_t tombstones() const { return tombstones_.size(); }
+
+  // The whole current graph as arcs src → dst: base less tombstones plus delta, in src order.
+  std::vector<codecs::Arc> Arcs() const;
+
+  // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
+  size_t UndoMark() const { return undo_.size(); }
+  void UndoTo(size_t mark);
+  void ClearUndo();
+  // The changes made after `mark`, in order.
+  absl::Span<const LinkChange> ChangesSince(size_t mark) const {
+    return absl::MakeConstSpan(undo_).subspan(mark);
+  }
+
+  // Problems with the invariants (delta directions mirror each other, tombstones name base
+  // arcs, delta arcs are not base arcs, in is the transpose of out), one line each.
+  void Check(std::vector<std::string>* problems) const;
+
+  size_t MemoryBytes() const;
+
+ private:
+  using DeltaLists = absl::flat_hash_map<uint32_t, std::vector<uint32_t>>;
+  static uint64_t ArcKey(uint32_t src, uint32_t dst) { return uint64_t{src} << 32 | dst; }
+  bool InBase(uint32_t src, uint32_t dst) const;
+  // Inserts / erases `value` in the sorted delta list of `node`.
+  static void DeltaInsert(DeltaLists* lists, uint32_t node, uint32_t value);
+  static void DeltaErase(DeltaLists* lists, uint32_t node, uint32_t value);
+  // Applies a change without logging it; the change must fit the state.
+  void ApplyAdd(uint32_t src, uint32_t dst);
+  void ApplyRemove(uint32_t src, uint32_t dst);
+
+  std::unique_ptr<codecs::EncodedGraph> out_;
+  std::unique_ptr<codecs::EncodedGraph> in_;
+  DeltaLists delta_out_;
+  DeltaLists delta_in_;
+  absl::flat_hash_set<uint64_t> tombstones_;  // base arcs removed, as ArcKey
+  uint32_t delta_limit_ = 0;                  // 1 + the largest node id in the delta
+  size_t delta_arcs_ = 0;
+  uint64_t arc_count_ = 0;
+  std::vector<LinkChange> undo_;
+  mutable std::vector<uint32_t> scratch_;
+};
+
+}  // namespace crawldb::links

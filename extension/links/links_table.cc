@@ -1,0 +1,544 @@
+#include "extension/links/links_table.h"
+
+#include <algorithm>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "extension/common/json.h"
+#include "extension/common/shadow_tables.h"
+#include "extension/common/status.h"
+#include "extension/links/link_cursor.h"
+#include "extension/links/link_functions.h"
+#include "extension/links/link_graph_format.h"
+#include "extension/urls/urls_table.h"
+
+namespace crawldb::links {
+namespace {
+
+// Format of the shadow tables as a whole; link_graph_format.h versions the blobs.
+constexpr int kFormatVersion = 1;
+
+// Most changes in one <t>_log row (a larger transaction writes several rows).
+constexpr size_t kLogRowChanges = size_t{1} << 20;
+
+constexpr ShadowTableSpec kShadowTables[] = {
+    {"graph", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
+    {"log", "(seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)"},
+};
+
+const ShadowTableSet& Shadow() {
+  static const ShadowTableSet set(kLinksModule, kShadowTables, kFormatVersion, kFormatVersion);
+  return set;
+}
+
+const PositionalSpec kLinksPositional[] = {{.name = "urls", .default_value = "urls"}};
+const OptionSpec kLinksOptions[] = {
+    {.name = "codec", .kind = OptionKind::kText, .default_value = "link3",
+     .choices = {"link1", "link2", "link3", "link3+huff"}},
+};
+const PositionalSpec kInlinksPositional[] = {{.name = "outlinks", .default_value = "outlinks"}};
+
+// Columns of outlinks, in declaration order (inlinks has the first three).
+enum Column { kColumnSrc, kColumnDst, kColumnPos, kColumnCommand, kColumnArg };
+
+enum Slot { kReadGraph, kClearGraph, kWriteGraphPart, kReadLogSince, kAppendLog, kClearLog };
+
+absl::Status DeclareLinkTable(sqlite3* db, absl::string_view hidden_columns, const char* module) {
+  std::string declaration =
+      absl::StrCat("CREATE TABLE x(src INTEGER, dst INTEGER, pos INTEGER", hidden_columns, ")");
+  int rc = sqlite3_declare_vtab(db, declaration.c_str());
+  if (rc != SQLITE_OK) return SqliteFailure(db, rc, module);
+  return absl::OkStatus();
+}
+
+// The id an inserted src or dst names; ConstraintError otherwise.
+absl::StatusOr<uint32_t> InsertedId(sqlite3_value* value, absl::string_view column) {
+  if (sqlite3_value_numeric_type(value) == SQLITE_INTEGER) {
+    sqlite3_int64 id = sqlite3_value_int64(value);
+    if (id >= 0 && id <= UINT32_MAX) return static_cast<uint32_t>(id);
+    return ConstraintError(kLinksModule, absl::StrCat(column, " ", id, " is out of range"),
+                           "ids run from 0 to 4294967295");
+  }
+  const char* type = sqlite3_value_type(value) == SQLITE_NULL ? "NULL" : "not an integer";
+  return ConstraintError(kLinksModule, absl::StrCat(column, " is ", type),
+                         "give the URL ids of both ends, e.g. url_id('http://…')");
+}
+
+}  // namespace
+
+LinksTable::LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args,
+                       std::string urls_name, std::string codec)
+    : db_(db),
+      connection_(connection),
+      schema_(args.schema),
+      name_(args.table),
+      urls_name_(std::move(urls_name)),
+      codec_(std::move(codec)) {
+  statements_ = MakeStatements();
+  sync_ = std::make_unique<TableSync>(db_, kLinksModule, schema_, name_);
+  if (connection_ != nullptr) connection_->Register(this);
+}
+
+LinksTable::~LinksTable() {
+  if (connection_ != nullptr) connection_->Unregister(this);
+}
+
+std::unique_ptr<StatementCache> LinksTable::MakeStatements() const {
+  std::string graph = ShadowTableSet::QualifiedName(schema_, name_, "graph");
+  std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
+  std::vector<std::string> sql(kClearLog + 1);
+  sql[kReadGraph] = absl::StrCat("SELECT part, data FROM ", graph, " ORDER BY part");
+  sql[kClearGraph] = absl::StrCat("DELETE FROM ", graph);
+  sql[kWriteGraphPart] = absl::StrCat("INSERT INTO ", graph, "(part, data) VALUES (?1, ?2)");
+  sql[kReadLogSince] =
+      absl::StrCat("SELECT seq, changes FROM ", log, " WHERE seq > ?1 ORDER BY seq");
+  sql[kAppendLog] = absl::StrCat("INSERT INTO ", log, "(seq, changes) VALUES (?1, ?2)");
+  sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
+  return std::make_unique<StatementCache>(db_, kLinksModule, std::move(sql));
+}
+
+absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Create(sqlite3* db, void* aux,
+                                                               const VtabArgs& args) {
+  CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options,
+                           VtabOptions::Parse(args, kLinksPositional, kLinksOptions));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().Create(db, args.schema, args.table, options.Canonical()));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().WriteConfig(db, args.schema, args.table, "generation", "1"));
+  CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<LinksTable> table, Connect(db, aux, args));
+  // The empty graph in the table's codec, so that every table has a base.
+  LinkStore empty;
+  std::vector<std::vector<uint8_t>> parts = GraphParts(empty.base(Direction::kOut),
+                                                       empty.base(Direction::kIn));
+  CRAWLDB_RETURN_IF_ERROR(table->WriteGraph(parts));
+  return table;
+}
+
+absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, void* aux,
+                                                                const VtabArgs& args) {
+  CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options,
+                           VtabOptions::Parse(args, kLinksPositional, kLinksOptions));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
+  CRAWLDB_RETURN_IF_ERROR(DeclareLinkTable(
+      db, absl::StrCat(", ", QuoteIdentifier(args.table), " HIDDEN, arg HIDDEN"), kLinksModule));
+  sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
+  return std::unique_ptr<LinksTable>(new LinksTable(db, static_cast<Connection*>(aux), args,
+                                                    options.Text("urls"), options.Text("codec")));
+}
+
+bool LinksTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
+
+absl::Status LinksTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
+
+absl::Status LinksTable::Rename(const char* new_name) {
+  CRAWLDB_RETURN_IF_ERROR(Shadow().Rename(db_, schema_, name_, new_name));
+  name_ = new_name;
+  // The cached SQL names the old tables.
+  statements_ = MakeStatements();
+  auto sync = std::make_unique<TableSync>(db_, kLinksModule, schema_, name_);
+  sync_.swap(sync);
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::Corrupt(const absl::Status& cause) const {
+  if (cause.code() == absl::StatusCode::kFailedPrecondition) {  // a format version we cannot read
+    return UserError(kLinksModule, absl::StrCat("table '", name_, "': ", cause.message()),
+                     "open the file with the crawldb build that wrote it");
+  }
+  if (cause.code() != absl::StatusCode::kDataLoss) return cause;
+  return CorruptError(kLinksModule, absl::StrCat("table '", name_, "': ", cause.message()));
+}
+
+urls::UrlsTable* LinksTable::Urls() const {
+  if (connection_ == nullptr) return nullptr;
+  return dynamic_cast<urls::UrlsTable*>(connection_->Find(schema_, urls_name_));
+}
+
+absl::StatusOr<urls::UrlsTable*> LinksTable::ConnectUrls() {
+  urls::UrlsTable* urls = Urls();
+  if (urls == nullptr && connection_ != nullptr && schema_ == "main") {
+    CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection_->Connect(urls_name_));
+    urls = dynamic_cast<urls::UrlsTable*>(table);
+  }
+  if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
+  return urls;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+absl::Status LinksTable::BestIndex(sqlite3_index_info* info) {
+  PlanLinkQuery(Direction::kOut, store_.node_limit(), static_cast<double>(store_.arc_count()),
+                info);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const LinkStore*> LinksTable::Current() {
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  CRAWLDB_RETURN_IF_ERROR(ConnectUrls().status());
+  return &store_;
+}
+
+absl::StatusOr<std::unique_ptr<LinkCursor>> LinksTable::Open() {
+  CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, Current());
+  return std::make_unique<LinkCursor>(store, Urls(), Direction::kOut);
+}
+
+absl::Status LinksTable::LoadAll() {
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync_->StoredGeneration());
+  std::vector<std::vector<uint8_t>> parts;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadGraph));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      if (select.ColumnInt64(0) != static_cast<int64_t>(parts.size())) {
+        return CorruptError(kLinksModule, absl::StrCat("table '", name_, "': graph part ",
+                                                       parts.size(), " is missing"));
+      }
+      absl::Span<const uint8_t> data = select.ColumnBlob(1);
+      parts.emplace_back(data.begin(), data.end());
+    }
+  }
+  std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
+  absl::StatusOr<LoadedGraph> graph = LoadGraphParts(spans);
+  if (!graph.ok()) return Corrupt(graph.status());
+  store_.Reset(std::move(graph->out), std::move(graph->in));
+  sync_->Loaded(generation);
+  return ReplayLogSince(0);
+}
+
+absl::Status LinksTable::ReplayLogSince(int64_t seq) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    absl::StatusOr<std::vector<LinkChange>> changes = DecodeLogChanges(select.ColumnBlob(1));
+    if (!changes.ok()) return Corrupt(changes.status());
+    for (const LinkChange& change : *changes) {
+      if (absl::Status status = store_.Replay(change); !status.ok()) return Corrupt(status);
+    }
+    sync_->Replayed(select.ColumnInt64(0));
+  }
+  store_.ClearUndo();  // replayed changes are committed ones
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::CatchUp() {
+  CRAWLDB_ASSIGN_OR_RETURN(TableSync::Action action, sync_->Poll());
+  absl::Status status;
+  if (action == TableSync::Action::kReload) {
+    status = LoadAll();
+  } else if (action == TableSync::Action::kReplay) {
+    status = ReplayLogSince(sync_->last_seq());
+  }
+  if (!status.ok()) {
+    sync_->RequireReload();  // the store may hold part of what it read: never trust it again
+    return status;
+  }
+  sync_->CaughtUp();
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions.
+
+absl::Status LinksTable::Begin() {
+  CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  // Inserts check their ids against urls: with the write lock held, no other connection can
+  // change it before this transaction ends.
+  CRAWLDB_RETURN_IF_ERROR(ConnectUrls().status());
+  store_.ClearUndo();
+  sync_->Began();
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::Sync() {
+  absl::Span<const LinkChange> changes = store_.ChangesSince(sync_->synced_mark());
+  if (changes.empty()) return absl::OkStatus();
+  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  while (!changes.empty()) {
+    size_t count = std::min(changes.size(), kLogRowChanges);
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync_->NextSeq()));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(2, EncodeLogChanges(changes.subspan(0, count))));
+    CRAWLDB_RETURN_IF_ERROR(append.Run());
+    changes.remove_prefix(count);
+  }
+  sqlite3_set_last_insert_rowid(db_, last_rowid);
+  sync_->Synced(store_.UndoMark());
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::Commit() {
+  store_.ClearUndo();
+  sync_->Committed();
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::Rollback() {
+  store_.UndoTo(0);
+  sync_->RolledBack();
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::Savepoint(int level) {
+  sync_->SetSavepoint(level, store_.UndoMark());
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::Release(int level) {
+  sync_->ReleaseSavepoint(level);
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::RollbackTo(int level) {
+  size_t mark = 0;
+  if (sync_->RolledBackTo(level, &mark)) store_.UndoTo(mark);
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes.
+
+absl::Status LinksTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
+  if (argc == 1) {  // DELETE, by rowid = src · 2^32 + dst
+    auto key = static_cast<uint64_t>(sqlite3_value_int64(argv[0]));
+    store_.Remove(static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key));
+    return absl::OkStatus();
+  }
+  if (sqlite3_value_type(argv[0]) != SQLITE_NULL) {
+    return UserError(kLinksModule, "UPDATE is not supported",
+                     "DELETE the link and INSERT the new one");
+  }
+  if (sqlite3_value_type(argv[2 + kColumnCommand]) != SQLITE_NULL) {
+    return RunCommand(argv[2 + kColumnCommand], argv[2 + kColumnArg]);
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_NULL ||
+      sqlite3_value_type(argv[2 + kColumnPos]) != SQLITE_NULL ||
+      sqlite3_value_type(argv[2 + kColumnArg]) != SQLITE_NULL) {
+    return UserError(kLinksModule, "only src and dst can be inserted",
+                     "pos and rowid follow from the ids");
+  }
+  return Insert(argv[2 + kColumnSrc], argv[2 + kColumnDst], rowid);
+}
+
+absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_value,
+                                sqlite3_int64* rowid) {
+  CRAWLDB_ASSIGN_OR_RETURN(uint32_t src, InsertedId(src_value, "src"));
+  CRAWLDB_ASSIGN_OR_RETURN(uint32_t dst, InsertedId(dst_value, "dst"));
+  urls::UrlsTable* urls = Urls();
+  if (urls == nullptr) {
+    return UserError(kLinksModule, absl::StrCat("the urls table '", urls_name_, "' of ", name_,
+                                                " does not exist"),
+                     "create it, or load graphs without URLs with crawldb_import_arcs()");
+  }
+  for (uint32_t id : {src, dst}) {
+    if (!urls->store().IsLive(id)) {
+      return ConstraintError(kLinksModule,
+                             absl::StrCat("no URL has id ", id, " in ", urls_name_),
+                             "insert the URL first");
+    }
+  }
+  *rowid = static_cast<sqlite3_int64>(uint64_t{src} << 32 | dst);
+  if (src != dst) store_.Add(src, dst);  // self links are dropped, as in paper 001 §3.1
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) {
+  const char* text = reinterpret_cast<const char*>(sqlite3_value_text(command));
+  absl::string_view name = text == nullptr ? "" : text;
+  if (name == "optimize") return Rewrite(store_.Arcs());
+  if (name == "import") {
+    auto* arcs = static_cast<std::vector<codecs::Arc>*>(sqlite3_value_pointer(arg, kArcsPointerType));
+    if (arcs == nullptr) {
+      return UserError(kLinksModule, "'import' is run by crawldb_import_arcs and crawldb_import_links",
+                       "call one of those functions");
+    }
+    std::vector<codecs::Arc> all = store_.Arcs();
+    all.insert(all.end(), arcs->begin(), arcs->end());
+    return Rewrite(std::move(all));
+  }
+  return UserError(kLinksModule, absl::StrCat("unknown command '", name, "'"),
+                   "the command is 'optimize'");
+}
+
+absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
+  if (!sqlite3_get_autocommit(db_)) {
+    return UserError(kLinksModule, "optimize and import cannot run inside a transaction",
+                     "COMMIT first");
+  }
+  // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
+  // store is reloaded from them.
+  sync_->RequireReload();
+  uint32_t node_count = 0;
+  for (const codecs::Arc& arc : arcs) node_count = std::max({node_count, arc.src + 1, arc.dst + 1});
+  CRAWLDB_ASSIGN_OR_RETURN(codecs::AdjacencyLists out_lists,
+                           codecs::AdjacencyLists::FromArcs(node_count, arcs));
+  arcs = {};
+  CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<codecs::EncodedGraph> out,
+                           codecs::EncodeAdjacency(codec_, out_lists.view()));
+  CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<codecs::EncodedGraph> in,
+                           codecs::EncodeAdjacency(codec_, out_lists.Transpose().view()));
+  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearGraph));
+    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  }
+  CRAWLDB_RETURN_IF_ERROR(WriteGraph(GraphParts(*out, *in)));
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
+    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  }
+  CRAWLDB_RETURN_IF_ERROR(sync_->BumpGeneration());
+  sqlite3_set_last_insert_rowid(db_, last_rowid);
+  store_.Reset(std::move(out), std::move(in));
+  sync_->Loaded(sync_->generation());
+  // If this statement still fails after here, xRollback must reload: mark it.
+  sync_->ReloadOnRollback();
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::WriteGraph(const std::vector<std::vector<uint8_t>>& parts) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteGraphPart));
+  for (size_t part = 0; part < parts.size(); ++part) {
+    CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, static_cast<int64_t>(part)));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(2, parts[part]));
+    CRAWLDB_RETURN_IF_ERROR(insert.Run());
+    sqlite3_reset(insert.get());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LinksTable::RenumberIds(absl::string_view urls_table,
+                                     absl::Span<const int64_t> old_to_new) {
+  if (!absl::EqualsIgnoreCase(urls_table, urls_name_)) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  std::vector<codecs::Arc> arcs = store_.Arcs();
+  auto renumber = [&](uint32_t id) -> std::optional<uint32_t> {
+    if (id == 0 || id >= old_to_new.size()) return id;  // not a URL id
+    int64_t renumbered = old_to_new[id];
+    if (renumbered <= 0 || renumbered > UINT32_MAX) return std::nullopt;
+    return static_cast<uint32_t>(renumbered);
+  };
+  size_t kept = 0;
+  for (const codecs::Arc& arc : arcs) {
+    std::optional<uint32_t> src = renumber(arc.src), dst = renumber(arc.dst);
+    if (src.has_value() && dst.has_value()) arcs[kept++] = {*src, *dst};
+  }
+  arcs.resize(kept);
+  CRAWLDB_RETURN_IF_ERROR(Rewrite(std::move(arcs)));
+  // This table may take no part in the statement's transaction (the urls optimize is what
+  // runs): reload at the next statement rather than trust a rollback to tell.
+  sync_->RequireReload();
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and checks.
+
+namespace {
+
+std::string DirectionJson(const codecs::EncodedGraph& graph, uint64_t arcs) {
+  codecs::AdjacencySizeBits bits = graph.SizeBits();
+  auto per_link = [&](uint64_t b) { return arcs == 0 ? 0.0 : static_cast<double>(b) / arcs; };
+  return absl::StrFormat(
+      "{\"bytes\":%d,\"bits_per_link\":%.3f,\"starts_bits_per_link\":%.3f,"
+      "\"refs_bits_per_link\":%.3f,\"deletes_bits_per_link\":%.3f,\"adds_bits_per_link\":%.3f,"
+      "\"tables_bits_per_link\":%.3f,\"header_bits\":%d}",
+      bits.Total() / 8, per_link(bits.Total()), per_link(bits.starts), per_link(bits.refs),
+      per_link(bits.deletes), per_link(bits.adds), per_link(bits.tables), bits.header);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> LinksTable::StatsJson() {
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  const codecs::EncodedGraph& out = store_.base(Direction::kOut);
+  return absl::StrFormat(
+      "{\"table\":%s,\"module\":\"%s\",\"urls_table\":%s,\"codec\":%s,\"links\":%d,"
+      "\"nodes\":%d,\"base_links\":%d,\"delta_links\":%d,\"deleted_base_links\":%d,"
+      "\"outlinks\":%s,\"inlinks\":%s,\"memory_bytes\":%d}",
+      JsonString(name_), kLinksModule, JsonString(urls_name_), JsonString(codec_),
+      store_.arc_count(), store_.node_limit(), out.arc_count(), store_.delta_arcs(),
+      store_.tombstones(), DirectionJson(out, out.arc_count()),
+      DirectionJson(store_.base(Direction::kIn), out.arc_count()), store_.MemoryBytes());
+}
+
+absl::Status LinksTable::Check(std::vector<std::string>* problems) {
+  if (absl::Status caught_up = CatchUp(); !caught_up.ok()) {
+    problems->push_back(absl::StrCat(name_, ": ", caught_up.message()));
+    return absl::OkStatus();
+  }
+  std::vector<std::string> found;
+  store_.Check(&found);
+  for (const std::string& problem : found) problems->push_back(absl::StrCat(name_, ": ", problem));
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// inlinks.
+
+absl::StatusOr<std::unique_ptr<InlinksTable>> InlinksTable::Create(sqlite3* db, void* aux,
+                                                                   const VtabArgs& args) {
+  return Connect(db, aux, args);
+}
+
+absl::StatusOr<std::unique_ptr<InlinksTable>> InlinksTable::Connect(sqlite3* db, void* aux,
+                                                                    const VtabArgs& args) {
+  CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kInlinksPositional, {}));
+  CRAWLDB_RETURN_IF_ERROR(DeclareLinkTable(db, "", kInlinksModule));
+  return std::unique_ptr<InlinksTable>(
+      new InlinksTable(static_cast<Connection*>(aux), args, options.Text("outlinks")));
+}
+
+absl::StatusOr<LinksTable*> InlinksTable::Outlinks() const {
+  CrawldbTable* table = nullptr;
+  if (connection_ != nullptr) {
+    table = connection_->Find(schema_, outlinks_);
+    if (table == nullptr) {
+      CRAWLDB_ASSIGN_OR_RETURN(table, connection_->Connect(outlinks_));
+    }
+  }
+  auto* links = dynamic_cast<LinksTable*>(table);
+  if (links == nullptr) {
+    return UserError(kInlinksModule,
+                     absl::StrCat("table '", name_, "' reads '", outlinks_,
+                                  "', which is not a crawldb_links table"),
+                     absl::StrCat("create it: CREATE VIRTUAL TABLE ", outlinks_,
+                                  " USING crawldb_links(urls)"));
+  }
+  return links;
+}
+
+absl::Status InlinksTable::BestIndex(sqlite3_index_info* info) {
+  // Only a connected outlinks table is asked for its size: connecting one means preparing SQL.
+  double nodes = 1, arcs = 1e6;
+  if (connection_ != nullptr) {
+    if (auto* links = dynamic_cast<LinksTable*>(connection_->Find(schema_, outlinks_))) {
+      nodes = links->store().node_limit();
+      arcs = static_cast<double>(links->store().arc_count());
+    }
+  }
+  PlanLinkQuery(Direction::kIn, nodes, arcs, info);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<LinkCursor>> InlinksTable::Open() {
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable* links, Outlinks());
+  CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, links->Current());
+  return std::make_unique<LinkCursor>(store, links->Urls(), Direction::kIn);
+}
+
+absl::Status RegisterLinks(sqlite3* db, Connection* connection) {
+  int rc = sqlite3_create_module_v2(db, kLinksModule, VtabModule<LinksTable>::Get(), connection,
+                                    nullptr);
+  if (rc != SQLITE_OK) return SqliteFailure(db, rc, kLinksModule);
+  rc = sqlite3_create_module_v2(db, kInlinksModule, VtabModule<InlinksTable>::Get(), connection,
+                                nullptr);
+  if (rc != SQLITE_OK) return SqliteFailure(db, rc, kInlinksModule);
+  return RegisterLinkFunctions(db, connection);
+}
+
+}  // namespace crawldb::links

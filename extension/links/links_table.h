@@ -1,0 +1,154 @@
+// The link tables: `outlinks` (module crawldb_links) holds the link graph; `inlinks` (module
+// crawldb_inlinks) is a second view of the same graph, keyed the other way.
+//
+//   CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls [, codec=link3]);
+//   CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);
+//   columns: src INTEGER, dst INTEGER, pos INTEGER (0-based position of the row in the list
+//   the table is keyed by: dst's place in src's list for outlinks, src's place in dst's list for
+//   inlinks), and on outlinks the hidden command columns `outlinks` (named like the table) and
+//   `arg`. In both tables `src` links to `dst`. rowid = src · 2^32 + dst.
+//
+// Ids are URL ids of the urls table named first (design.md §2), as unsigned 32-bit numbers.
+// INSERT INTO outlinks(src, dst) requires both to be live URL ids; crawldb_import_arcs loads
+// graphs whose ids are not URLs (link_functions.h). Duplicate and self links inserted through
+// SQL are dropped silently (paper 001 §3.1). Edges of a deleted URL disappear from both tables
+// at once, and from the stored lists at the next optimize. DELETE removes edges; UPDATE is
+// refused. Commands: INSERT INTO outlinks(outlinks) VALUES ('optimize') folds the delta into the
+// compressed lists; `urls` optimize renumbers the graph with it (RenumberIds).
+//
+// Shadow tables of outlinks (formats owned by link_graph_format.h): <t>_config (module,
+// format_version, option.urls, option.codec, generation), <t>_graph (the compressed base, both
+// directions), <t>_log (one row per committed transaction's changes). inlinks has none: it finds
+// outlinks through the connection (extension/common/connection.h) at every statement.
+//
+// Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
+// <t>_log at xSync, are undone on rollback; other connections catch up at each statement
+// (extension/common/table_sync.h). Optimize and import rewrite <t>_graph and are refused
+// inside an explicit transaction.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "codecs/adjacency_lists.h"
+#include "extension/common/connection.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/table_sync.h"
+#include "extension/common/trampoline.h"
+#include "extension/common/vtab_args.h"
+#include "extension/links/link_store.h"
+
+namespace crawldb::urls {
+class UrlsTable;
+}
+
+namespace crawldb::links {
+
+inline constexpr const char kLinksModule[] = "crawldb_links";
+inline constexpr const char kInlinksModule[] = "crawldb_inlinks";
+// The pointer type of the `arg` column for the 'import' command (sqlite3_bind_pointer): a
+// std::vector<codecs::Arc>*.
+inline constexpr const char kArcsPointerType[] = "crawldb_arcs";
+
+class LinkCursor;
+
+class LinksTable : public VirtualTable, public CrawldbTable {
+ public:
+  using Cursor = LinkCursor;
+
+  static absl::StatusOr<std::unique_ptr<LinksTable>> Create(sqlite3* db, void* aux,
+                                                            const VtabArgs& args);
+  static absl::StatusOr<std::unique_ptr<LinksTable>> Connect(sqlite3* db, void* aux,
+                                                             const VtabArgs& args);
+  static bool IsShadowName(absl::string_view suffix);
+  ~LinksTable() override;
+
+  absl::Status BestIndex(sqlite3_index_info* info);
+  absl::StatusOr<std::unique_ptr<LinkCursor>> Open();
+  absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
+  absl::Status Destroy();
+  absl::Status Rename(const char* new_name);
+  absl::Status Begin();
+  absl::Status Sync();
+  absl::Status Commit();
+  absl::Status Rollback();
+  absl::Status Savepoint(int level);
+  absl::Status Release(int level);
+  absl::Status RollbackTo(int level);
+
+  // CrawldbTable
+  const std::string& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  absl::StatusOr<std::string> StatsJson() override;
+  absl::Status Check(std::vector<std::string>* problems) override;
+  absl::Status RenumberIds(absl::string_view urls_table,
+                           absl::Span<const int64_t> old_to_new) override;
+
+  // For inlinks and the functions: the store after catching up with other connections.
+  absl::StatusOr<const LinkStore*> Current();
+  // The store as last caught up, for plan estimates.
+  const LinkStore& store() const { return store_; }
+  // The urls table this graph's ids belong to, when connected; for the deleted-URL filter.
+  urls::UrlsTable* Urls() const;
+  // The same, connected first if need be, and caught up; nullptr when there is no such table.
+  absl::StatusOr<urls::UrlsTable*> ConnectUrls();
+  const std::string& urls_name() const { return urls_name_; }
+
+ private:
+  LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
+             std::string codec);
+  std::unique_ptr<StatementCache> MakeStatements() const;
+  absl::Status Corrupt(const absl::Status& cause) const;
+  absl::Status CatchUp();
+  absl::Status LoadAll();
+  absl::Status ReplayLogSince(int64_t seq);
+  absl::Status Insert(sqlite3_value* src, sqlite3_value* dst, sqlite3_int64* rowid);
+  absl::Status RunCommand(sqlite3_value* command, sqlite3_value* arg);
+  // Rewrites the base as the graph of `arcs` (any order, duplicates allowed) and empties the
+  // log: optimize, import and renumbering end here.
+  absl::Status Rewrite(std::vector<codecs::Arc> arcs);
+  // Inserts the rows of <t>_graph (emptied before).
+  absl::Status WriteGraph(const std::vector<std::vector<uint8_t>>& parts);
+
+  sqlite3* db_;
+  Connection* connection_;
+  std::string schema_;
+  std::string name_;
+  std::string urls_name_;
+  std::string codec_;
+  std::unique_ptr<StatementCache> statements_;
+  std::unique_ptr<TableSync> sync_;
+  LinkStore store_;
+};
+
+// inlinks: no state of its own.
+class InlinksTable : public VirtualTable {
+ public:
+  using Cursor = LinkCursor;
+
+  static absl::StatusOr<std::unique_ptr<InlinksTable>> Create(sqlite3* db, void* aux,
+                                                              const VtabArgs& args);
+  static absl::StatusOr<std::unique_ptr<InlinksTable>> Connect(sqlite3* db, void* aux,
+                                                               const VtabArgs& args);
+  absl::Status BestIndex(sqlite3_index_info* info);
+  absl::StatusOr<std::unique_ptr<LinkCursor>> Open();
+
+ private:
+  InlinksTable(Connection* connection, const VtabArgs& args, std::string outlinks)
+      : connection_(connection), schema_(args.schema), name_(args.table),
+        outlinks_(std::move(outlinks)) {}
+  absl::StatusOr<LinksTable*> Outlinks() const;
+
+  Connection* connection_;
+  std::string schema_;
+  std::string name_;
+  std::string outlinks_;
+};
+
+absl::Status RegisterLinks(sqlite3* db, Connection* connection);
+
+}  // namespace crawldb::links

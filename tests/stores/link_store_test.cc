@@ -1,0 +1,219 @@
+// LinkStore (the link graph's arena), its stored formats and its input files, against a plain
+// set of arcs.
+#include "extension/links/link_store.h"
+
+#include <fstream>
+#include <random>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "extension/links/link_files.h"
+#include "extension/links/link_graph_format.h"
+#include "tests/shared_data.h"
+
+namespace crawldb::links {
+namespace {
+
+using ArcSet = std::set<std::pair<uint32_t, uint32_t>>;
+
+// The cnr-2000 arcs among nodes below `limit`: a real graph small enough for every test.
+std::vector<codecs::Arc> CnrArcs(uint32_t limit) {
+  std::vector<codecs::Arc> arcs;
+  for (const std::string& line :
+       testing::ReadXzLines(testing::SharedDataPath("cnr-2000/cnr-2000.arcs.tsv.xz"), 400000)) {
+    size_t tab = line.find('\t');
+    auto src = static_cast<uint32_t>(std::stoul(line.substr(0, tab)));
+    auto dst = static_cast<uint32_t>(std::stoul(line.substr(tab + 1)));
+    if (src < limit && dst < limit) arcs.push_back({src, dst});
+  }
+  return arcs;
+}
+
+LinkStore StoreOf(const std::vector<codecs::Arc>& arcs, uint32_t nodes) {
+  codecs::AdjacencyLists lists = codecs::AdjacencyLists::FromArcs(nodes, arcs).value();
+  LinkStore store;
+  store.Reset(codecs::EncodeAdjacency("link3", lists.view()).value(),
+              codecs::EncodeAdjacency("link3", lists.Transpose().view()).value());
+  return store;
+}
+
+void ExpectGraph(const LinkStore& store, const ArcSet& expected) {
+  ArcSet out, in;
+  std::vector<uint32_t> list;
+  for (uint32_t node = 0; node < store.node_limit(); ++node) {
+    store.List(Direction::kOut, node, &list);
+    EXPECT_TRUE(std::is_sorted(list.begin(), list.end()));
+    for (uint32_t dst : list) out.insert({node, dst});
+    store.List(Direction::kIn, node, &list);
+    for (uint32_t src : list) in.insert({src, node});
+  }
+  EXPECT_EQ(out, expected);
+  EXPECT_EQ(in, expected);
+  EXPECT_EQ(store.arc_count(), expected.size());
+  std::vector<std::string> problems;
+  store.Check(&problems);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+TEST(LinkStore, ChangesAndUndoAgreeWithASetOfArcs) {
+  const uint32_t nodes = 3000;
+  std::vector<codecs::Arc> arcs = CnrArcs(nodes);
+  ASSERT_GT(arcs.size(), 10000u);
+  LinkStore store = StoreOf(arcs, nodes);
+  ArcSet expected;
+  for (const codecs::Arc& arc : arcs) expected.insert({arc.src, arc.dst});
+  ExpectGraph(store, expected);
+
+  std::mt19937 random(7);
+  auto node = [&] { return std::uniform_int_distribution<uint32_t>(0, nodes + 50)(random); };
+  ArcSet at_mark;
+  size_t mark = 0;
+  for (int step = 0; step < 20000; ++step) {
+    if (step == 10000) {
+      mark = store.UndoMark();
+      at_mark = expected;
+    }
+    uint32_t src = node(), dst = node();
+    if (random() % 3 == 0 && !expected.empty()) {
+      // Remove an existing arc (base or delta) half the time, a random one otherwise.
+      auto it = expected.lower_bound({src, dst});
+      if (it != expected.end()) std::tie(src, dst) = *it;
+      EXPECT_EQ(store.Remove(src, dst), expected.erase({src, dst}) == 1);
+    } else {
+      EXPECT_EQ(store.Add(src, dst), expected.insert({src, dst}).second);
+    }
+  }
+  ExpectGraph(store, expected);
+  EXPECT_EQ(store.ChangesSince(mark).size(), store.UndoMark() - mark);
+  store.UndoTo(mark);
+  ExpectGraph(store, at_mark);
+  store.UndoTo(0);
+  ArcSet original;
+  for (const codecs::Arc& arc : arcs) original.insert({arc.src, arc.dst});
+  ExpectGraph(store, original);
+}
+
+TEST(LinkStore, ReplayRefusesChangesThatDoNotFit) {
+  LinkStore store = StoreOf({{0, 1}, {1, 2}}, 3);
+  EXPECT_TRUE(store.Replay({.added = true, .src = 2, .dst = 0}).ok());
+  EXPECT_EQ(store.Replay({.added = true, .src = 0, .dst = 1}).message(),
+            "links log: adds the arc 0 -> 1, already present");
+  EXPECT_EQ(store.Replay({.added = false, .src = 5, .dst = 6}).message(),
+            "links log: removes the arc 5 -> 6, absent");
+  EXPECT_TRUE(store.Replay({.added = false, .src = 1, .dst = 2}).ok());
+  ExpectGraph(store, {{0, 1}, {2, 0}});
+  EXPECT_EQ(store.UndoMark(), 0u);  // replayed changes are not undoable
+}
+
+TEST(LinkGraphFormat, RoundTripsAndRefusesDamage) {
+  std::vector<codecs::Arc> arcs = CnrArcs(2000);
+  LinkStore store = StoreOf(arcs, 2000);
+  std::vector<std::vector<uint8_t>> parts =
+      GraphParts(store.base(Direction::kOut), store.base(Direction::kIn), 4096);
+  ASSERT_GT(parts.size(), 4u);
+  auto load = [](const std::vector<std::vector<uint8_t>>& stored) {
+    std::vector<absl::Span<const uint8_t>> spans(stored.begin(), stored.end());
+    return LoadGraphParts(spans);
+  };
+  absl::StatusOr<LoadedGraph> loaded = load(parts);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->out->Serialize(), store.base(Direction::kOut).Serialize());
+  EXPECT_EQ(loaded->in->Serialize(), store.base(Direction::kIn).Serialize());
+
+  std::vector<std::vector<uint8_t>> damaged = parts;
+  damaged.pop_back();
+  EXPECT_EQ(load(damaged).status().code(), absl::StatusCode::kDataLoss);
+  damaged = parts;
+  damaged[2].pop_back();
+  EXPECT_EQ(load(damaged).status().message(), "links: graph part 2 holds 4095 bytes, not 4096");
+  damaged = parts;
+  damaged[0][0] = kGraphFormatVersion + 1;
+  EXPECT_EQ(load(damaged).status().message(),
+            "links: the graph was written in format version 2; this build reads version 1");
+  EXPECT_EQ(load({}).status().message(), "links: the graph header is missing");
+  // The out graph's parts given as the in graph's: same sizes, different graphs.
+  damaged = parts;
+  damaged[0].back() = 0;  // part_bytes 0
+  EXPECT_EQ(load(damaged).status().code(), absl::StatusCode::kDataLoss);
+}
+
+TEST(LinkGraphFormat, LogRowsRoundTripAndRefuseDamage) {
+  std::vector<LinkChange> changes = {{.added = true, .src = 0, .dst = 4294967295u},
+                                     {.added = false, .src = 77, .dst = 3},
+                                     {.added = true, .src = 123456, .dst = 0}};
+  std::vector<uint8_t> blob = EncodeLogChanges(changes);
+  absl::StatusOr<std::vector<LinkChange>> decoded = DecodeLogChanges(blob);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ((*decoded)[i].added, changes[i].added);
+    EXPECT_EQ((*decoded)[i].src, changes[i].src);
+    EXPECT_EQ((*decoded)[i].dst, changes[i].dst);
+  }
+  for (size_t cut = 0; cut < blob.size(); ++cut) {
+    EXPECT_FALSE(DecodeLogChanges(absl::MakeConstSpan(blob).subspan(0, cut)).ok()) << cut;
+  }
+  std::vector<uint8_t> extra = blob;
+  extra.push_back(0);
+  EXPECT_EQ(DecodeLogChanges(extra).status().message(),
+            "links: a log row has bytes after its last change");
+  std::vector<uint8_t> bad_kind = blob;
+  bad_kind[2] = 7;
+  EXPECT_EQ(DecodeLogChanges(bad_kind).status().message(), "links: log change 0 has a bad kind");
+  // An id above 2^32 − 1.
+  EXPECT_EQ(DecodeLogChanges(std::vector<uint8_t>{1, 1, 1, 0x80, 0x80, 0x80, 0x80, 0x10, 0})
+                .status()
+                .message(),
+            "links: log change 0 is malformed");
+}
+
+std::string WriteFile(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(LinkFiles, ArcsFileSkipsCommentsAndNamesBadLines) {
+  absl::StatusOr<ArcsFile> file =
+      ReadArcsFile(WriteFile("arcs.tsv", "# SNAP comment\n% KONECT comment\n\n0\t1\n7 7\r\n"
+                                         "4294967295\t0\n0\t1\n"));
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(file->lines, 7u);
+  ASSERT_EQ(file->arcs.size(), 4u);
+  EXPECT_EQ(file->arcs[1].src, 7u);
+  EXPECT_EQ(file->arcs[2].src, 4294967295u);
+  for (const char* bad : {"1\n", "1\t\n", "a\tb\n", "-1\t2\n", "1\t2\t3\n", "1\t4294967296\n"}) {
+    absl::StatusOr<ArcsFile> refused = ReadArcsFile(WriteFile("bad.tsv", std::string("0\t1\n") + bad));
+    EXPECT_EQ(refused.status().message(),
+              "line 2: expected two ids from 0 to 4294967295 separated by a tab")
+        << bad;
+  }
+  EXPECT_EQ(ReadArcsFile("/nonexistent/x").status().message(),
+            "cannot open '/nonexistent/x': No such file or directory");
+}
+
+TEST(LinkFiles, LinksFileKeepsTheNewestRecordOfASource) {
+  absl::StatusOr<LinksFile> file = ReadLinksFile(WriteFile(
+      "links.txt",
+      "http://www.foo.com/\n  http://www.foo.com/css/foostyle.css\n  http://www.foo.com/about/\n"
+      "\nhttp://www.foo.com/about/\n\thttp://www.foo.com/jobs/\n"
+      "http://www.foo.com/\n  http://www.foo.com/products/\n"));
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(file->lines, 8u);
+  EXPECT_EQ(file->superseded, 1u);
+  ASSERT_EQ(file->records.size(), 2u);
+  EXPECT_EQ(file->records[0].source, "http://www.foo.com/");
+  EXPECT_EQ(file->records[0].destinations,
+            std::vector<std::string>{"http://www.foo.com/products/"});
+  EXPECT_EQ(file->records[1].destinations, std::vector<std::string>{"http://www.foo.com/jobs/"});
+  EXPECT_EQ(ReadLinksFile(WriteFile("l2.txt", "\n  http://x/\n")).status().message(),
+            "line 2: an indented destination URL before any source URL");
+  EXPECT_EQ(ReadLinksFile(WriteFile("l3.txt", std::string("http://a/\n  http://b/\0x\n", 23)))
+                .status()
+                .message(),
+            "line 2: holds a NUL byte");
+}
+
+}  // namespace
+}  // namespace crawldb::links
