@@ -287,14 +287,14 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                              FrontierPolicy policy, double lease_s)
-    : db_(db),
+    : LoggedTable(db, kFrontierModule, args.schema, args.table),
+      db_(db),
       connection_(connection),
       schema_(args.schema),
       name_(args.table),
       lease_s_(lease_s),
       store_(policy) {
   statements_ = MakeStatements();
-  sync_ = std::make_unique<TableSync>(db_, kFrontierModule, schema_, name_);
   if (connection_ != nullptr) connection_->Register(this);
 }
 
@@ -363,8 +363,7 @@ absl::Status FrontierTable::Rename(const char* new_name) {
   name_ = new_name;
   // The cached SQL names the old tables.
   statements_ = MakeStatements();
-  auto sync = std::make_unique<TableSync>(db_, kFrontierModule, schema_, name_);
-  sync_.swap(sync);
+  RenameSync(schema_, name_);
   return absl::OkStatus();
 }
 
@@ -444,7 +443,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable::Cursor>> FrontierTable::Open() {
 // Loading and catching up.
 
 absl::Status FrontierTable::LoadAll() {
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync_->StoredGeneration());
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   store_ = FrontierStore(store_.policy());
   snapshot_bytes_ = 0;
   {
@@ -465,7 +464,7 @@ absl::Status FrontierTable::LoadAll() {
     }
   }
   log_bytes_ = 0;
-  sync_->Loaded(generation);
+  sync().Loaded(generation);
   return ReplayLogSince(0);
 }
 
@@ -480,96 +479,43 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
     if (!changes.ok()) return Corrupt(changes.status());
     if (absl::Status status = store_.Apply(*changes); !status.ok()) return Corrupt(status);
     log_bytes_ += blob.size();
-    sync_->Replayed(select.ColumnInt64(0));
+    sync().Replayed(select.ColumnInt64(0));
   }
   store_.ClearUndo();
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::CatchUp() {
-  CRAWLDB_ASSIGN_OR_RETURN(TableSync::Action action, sync_->Poll());
-  absl::Status status;
-  if (action == TableSync::Action::kReload) {
-    status = LoadAll();
-  } else if (action == TableSync::Action::kReplay) {
-    status = ReplayLogSince(sync_->last_seq());
-  }
-  if (!status.ok()) {
-    sync_->RequireReload();  // the store may hold part of what it read: never trust it again
-    return status;
-  }
-  sync_->CaughtUp();
   return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Transactions.
 
-absl::Status FrontierTable::Begin() {
-  // The write lock first, so that no other connection commits between this catch-up and this
-  // transaction's commit (leases are handed out in memory).
-  CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
-  CRAWLDB_RETURN_IF_ERROR(CatchUp());
-  store_.ClearUndo();
-  sync_->Began();
-  synced_bytes_ = 0;
-  return absl::OkStatus();
-}
-
 absl::Status FrontierTable::Sync() {
-  ChangeSet changes = store_.ChangesSince(sync_->synced_mark());
+  ChangeSet changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   std::vector<uint8_t> blob = EncodeChangeSet(changes);
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync_->NextSeq()));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync().NextSeq()));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(2, blob));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
   }
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   log_bytes_ += blob.size();
   synced_bytes_ += blob.size();
-  sync_->Synced(store_.UndoMark());
+  sync().Synced(store_.UndoMark());
   if (log_bytes_ > std::max(snapshot_bytes_, kMinCheckpointBytes)) return Checkpoint();
   return absl::OkStatus();
 }
 
-absl::Status FrontierTable::Commit() {
-  store_.ClearUndo();
-  sync_->Committed();
+void FrontierTable::ResetTransaction(bool rolled_back) {
+  if (rolled_back) log_bytes_ -= synced_bytes_;  // SQLite removed the rows this transaction wrote
   synced_bytes_ = 0;
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::Rollback() {
-  store_.UndoTo(0);
-  sync_->RolledBack();
-  log_bytes_ -= synced_bytes_;
-  synced_bytes_ = 0;
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::Savepoint(int level) {
-  sync_->SetSavepoint(level, store_.UndoMark());
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::Release(int level) {
-  sync_->ReleaseSavepoint(level);
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::RollbackTo(int level) {
-  size_t mark = 0;
-  if (sync_->RolledBackTo(level, &mark)) store_.UndoTo(mark);
-  return absl::OkStatus();
 }
 
 absl::Status FrontierTable::Checkpoint() {
   // Whatever happens next, the shadow tables are the truth: a failure rolls them back and the
   // store is reloaded from them.
-  sync_->ReloadOnRollback();
+  sync().ReloadOnRollback();
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearSnapshot));
@@ -592,12 +538,12 @@ absl::Status FrontierTable::Checkpoint() {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
-  CRAWLDB_RETURN_IF_ERROR(sync_->BumpGeneration());
+  CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
-  sync_->Loaded(sync_->generation());
+  sync().Loaded(sync().generation());
   log_bytes_ = 0;
   snapshot_bytes_ = bytes;
-  sync_->Synced(store_.UndoMark());
+  sync().Synced(store_.UndoMark());
   return absl::OkStatus();
 }
 

@@ -58,8 +58,8 @@
 
 #include "absl/status/statusor.h"
 #include "extension/common/connection.h"
+#include "extension/common/logged_table.h"
 #include "extension/common/statement_cache.h"
-#include "extension/common/table_sync.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/frontier/frontier_store.h"
@@ -75,7 +75,7 @@ inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
 
-class FrontierTable : public VirtualTable, public CrawldbTable {
+class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTable {
  public:
   class Cursor;
 
@@ -91,13 +91,7 @@ class FrontierTable : public VirtualTable, public CrawldbTable {
   absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
   absl::Status Destroy();
   absl::Status Rename(const char* new_name);
-  absl::Status Begin();
   absl::Status Sync();
-  absl::Status Commit();
-  absl::Status Rollback();
-  absl::Status Savepoint(int level);
-  absl::Status Release(int level);
-  absl::Status RollbackTo(int level);
 
   // CrawldbTable
   const std::string& schema() const override { return schema_; }
@@ -105,7 +99,6 @@ class FrontierTable : public VirtualTable, public CrawldbTable {
   absl::StatusOr<std::string> StatsJson() override;
   absl::Status Check(std::vector<std::string>* problems) override;
 
-  absl::Status CatchUp();
   const FrontierStore& store() const { return store_; }
   const std::string& urls_name() const { return urls_name_; }
   // The `urls` table named by the first argument, connected and caught up.
@@ -151,8 +144,13 @@ class FrontierTable : public VirtualTable, public CrawldbTable {
   absl::Status Checkpoint();
   absl::Status AppendLink(uint64_t parent_fp, uint64_t fp);
 
-  absl::Status LoadAll();
-  absl::Status ReplayLogSince(int64_t seq);
+  // LoggedTable
+  absl::Status LoadAll() override;
+  absl::Status ReplayLogSince(int64_t seq) override;
+  size_t UndoMark() const override { return store_.UndoMark(); }
+  void UndoTo(size_t mark) override { store_.UndoTo(mark); }
+  void ClearUndo() override { store_.ClearUndo(); }
+  void ResetTransaction(bool rolled_back) override;
   absl::Status Corrupt(const absl::Status& cause) const;
 
   sqlite3* db_;
@@ -162,7 +160,6 @@ class FrontierTable : public VirtualTable, public CrawldbTable {
   std::string urls_name_;
   double lease_s_;
   std::unique_ptr<StatementCache> statements_;
-  std::unique_ptr<TableSync> sync_;
   FrontierStore store_;
 
   AddOutcome last_add_;

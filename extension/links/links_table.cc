@@ -69,14 +69,14 @@ absl::StatusOr<uint32_t> InsertedId(sqlite3_value* value, absl::string_view colu
 
 LinksTable::LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                        std::string urls_name, std::string codec)
-    : db_(db),
+    : LoggedTable(db, kLinksModule, args.schema, args.table),
+      db_(db),
       connection_(connection),
       schema_(args.schema),
       name_(args.table),
       urls_name_(std::move(urls_name)),
       codec_(std::move(codec)) {
   statements_ = MakeStatements();
-  sync_ = std::make_unique<TableSync>(db_, kLinksModule, schema_, name_);
   if (connection_ != nullptr) connection_->Register(this);
 }
 
@@ -134,8 +134,7 @@ absl::Status LinksTable::Rename(const char* new_name) {
   name_ = new_name;
   // The cached SQL names the old tables.
   statements_ = MakeStatements();
-  auto sync = std::make_unique<TableSync>(db_, kLinksModule, schema_, name_);
-  sync_.swap(sync);
+  RenameSync(schema_, name_);
   return absl::OkStatus();
 }
 
@@ -184,7 +183,7 @@ absl::StatusOr<std::unique_ptr<LinkCursor>> LinksTable::Open() {
 }
 
 absl::Status LinksTable::LoadAll() {
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync_->StoredGeneration());
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   std::vector<std::vector<uint8_t>> parts;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadGraph));
@@ -203,7 +202,7 @@ absl::Status LinksTable::LoadAll() {
   absl::StatusOr<LoadedGraph> graph = LoadGraphParts(spans);
   if (!graph.ok()) return Corrupt(graph.status());
   store_.Reset(std::move(graph->out), std::move(graph->in));
-  sync_->Loaded(generation);
+  sync().Loaded(generation);
   return ReplayLogSince(0);
 }
 
@@ -218,25 +217,9 @@ absl::Status LinksTable::ReplayLogSince(int64_t seq) {
     for (const LinkChange& change : *changes) {
       if (absl::Status status = store_.Replay(change); !status.ok()) return Corrupt(status);
     }
-    sync_->Replayed(select.ColumnInt64(0));
+    sync().Replayed(select.ColumnInt64(0));
   }
   store_.ClearUndo();  // replayed changes are committed ones
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::CatchUp() {
-  CRAWLDB_ASSIGN_OR_RETURN(TableSync::Action action, sync_->Poll());
-  absl::Status status;
-  if (action == TableSync::Action::kReload) {
-    status = LoadAll();
-  } else if (action == TableSync::Action::kReplay) {
-    status = ReplayLogSince(sync_->last_seq());
-  }
-  if (!status.ok()) {
-    sync_->RequireReload();  // the store may hold part of what it read: never trust it again
-    return status;
-  }
-  sync_->CaughtUp();
   return absl::OkStatus();
 }
 
@@ -244,58 +227,26 @@ absl::Status LinksTable::CatchUp() {
 // Transactions.
 
 absl::Status LinksTable::Begin() {
-  CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
-  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  CRAWLDB_RETURN_IF_ERROR(LoggedTable::Begin());
   // Inserts check their ids against urls: with the write lock held, no other connection can
   // change it before this transaction ends.
-  CRAWLDB_RETURN_IF_ERROR(ConnectUrls().status());
-  store_.ClearUndo();
-  sync_->Began();
-  return absl::OkStatus();
+  return ConnectUrls().status();
 }
 
 absl::Status LinksTable::Sync() {
-  absl::Span<const LinkChange> changes = store_.ChangesSince(sync_->synced_mark());
+  absl::Span<const LinkChange> changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   while (!changes.empty()) {
     size_t count = std::min(changes.size(), kLogRowChanges);
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync_->NextSeq()));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync().NextSeq()));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(2, EncodeLogChanges(changes.subspan(0, count))));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
     changes.remove_prefix(count);
   }
   sqlite3_set_last_insert_rowid(db_, last_rowid);
-  sync_->Synced(store_.UndoMark());
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::Commit() {
-  store_.ClearUndo();
-  sync_->Committed();
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::Rollback() {
-  store_.UndoTo(0);
-  sync_->RolledBack();
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::Savepoint(int level) {
-  sync_->SetSavepoint(level, store_.UndoMark());
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::Release(int level) {
-  sync_->ReleaseSavepoint(level);
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::RollbackTo(int level) {
-  size_t mark = 0;
-  if (sync_->RolledBackTo(level, &mark)) store_.UndoTo(mark);
+  sync().Synced(store_.UndoMark());
   return absl::OkStatus();
 }
 
@@ -371,7 +322,7 @@ absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
   }
   // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
   // store is reloaded from them.
-  sync_->RequireReload();
+  sync().RequireReload();
   uint32_t node_count = 0;
   for (const codecs::Arc& arc : arcs) node_count = std::max({node_count, arc.src + 1, arc.dst + 1});
   CRAWLDB_ASSIGN_OR_RETURN(codecs::AdjacencyLists out_lists,
@@ -391,12 +342,12 @@ absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
-  CRAWLDB_RETURN_IF_ERROR(sync_->BumpGeneration());
+  CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(out), std::move(in));
-  sync_->Loaded(sync_->generation());
+  sync().Loaded(sync().generation());
   // If this statement still fails after here, xRollback must reload: mark it.
-  sync_->ReloadOnRollback();
+  sync().ReloadOnRollback();
   return absl::OkStatus();
 }
 
@@ -431,7 +382,7 @@ absl::Status LinksTable::RenumberIds(absl::string_view urls_table,
   CRAWLDB_RETURN_IF_ERROR(Rewrite(std::move(arcs)));
   // This table may take no part in the statement's transaction (the urls optimize is what
   // runs): reload at the next statement rather than trust a rollback to tell.
-  sync_->RequireReload();
+  sync().RequireReload();
   return absl::OkStatus();
 }
 

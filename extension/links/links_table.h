@@ -36,8 +36,8 @@
 #include "absl/types/span.h"
 #include "codecs/adjacency_lists.h"
 #include "extension/common/connection.h"
+#include "extension/common/logged_table.h"
 #include "extension/common/statement_cache.h"
-#include "extension/common/table_sync.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/links/link_store.h"
@@ -56,7 +56,7 @@ inline constexpr const char kArcsPointerType[] = "crawldb_arcs";
 
 class LinkCursor;
 
-class LinksTable : public VirtualTable, public CrawldbTable {
+class LinksTable : public VirtualTable, public CrawldbTable, public LoggedTable {
  public:
   using Cursor = LinkCursor;
 
@@ -74,11 +74,6 @@ class LinksTable : public VirtualTable, public CrawldbTable {
   absl::Status Rename(const char* new_name);
   absl::Status Begin();
   absl::Status Sync();
-  absl::Status Commit();
-  absl::Status Rollback();
-  absl::Status Savepoint(int level);
-  absl::Status Release(int level);
-  absl::Status RollbackTo(int level);
 
   // CrawldbTable
   const std::string& schema() const override { return schema_; }
@@ -103,9 +98,12 @@ class LinksTable : public VirtualTable, public CrawldbTable {
              std::string codec);
   std::unique_ptr<StatementCache> MakeStatements() const;
   absl::Status Corrupt(const absl::Status& cause) const;
-  absl::Status CatchUp();
-  absl::Status LoadAll();
-  absl::Status ReplayLogSince(int64_t seq);
+  // LoggedTable
+  absl::Status LoadAll() override;
+  absl::Status ReplayLogSince(int64_t seq) override;
+  size_t UndoMark() const override { return store_.UndoMark(); }
+  void UndoTo(size_t mark) override { store_.UndoTo(mark); }
+  void ClearUndo() override { store_.ClearUndo(); }
   absl::Status Insert(sqlite3_value* src, sqlite3_value* dst, sqlite3_int64* rowid);
   absl::Status RunCommand(sqlite3_value* command, sqlite3_value* arg);
   // Rewrites the base as the graph of `arcs` (any order, duplicates allowed) and empties the
@@ -121,7 +119,6 @@ class LinksTable : public VirtualTable, public CrawldbTable {
   std::string urls_name_;
   std::string codec_;
   std::unique_ptr<StatementCache> statements_;
-  std::unique_ptr<TableSync> sync_;
   LinkStore store_;
 };
 

@@ -384,14 +384,14 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
 
 UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                      size_t max_url_length)
-    : db_(db),
+    : LoggedTable(db, kUrlsModule, args.schema, args.table),
+      db_(db),
       connection_(connection),
       schema_(args.schema),
       name_(args.table),
       fingerprints_(std::make_unique<FingerprintIndex>()) {
   normalize_options_.max_length = max_url_length;
   statements_ = MakeStatements();
-  sync_ = std::make_unique<TableSync>(db_, kUrlsModule, schema_, name_);
   if (connection_ != nullptr) connection_->Register(this);
 }
 
@@ -458,8 +458,7 @@ absl::Status UrlsTable::Rename(const char* new_name) {
   name_ = new_name;
   // The cached SQL names the old tables.
   statements_ = MakeStatements();
-  auto sync = std::make_unique<TableSync>(db_, kUrlsModule, schema_, name_);
-  sync_.swap(sync);
+  RenameSync(schema_, name_);
   return absl::OkStatus();
 }
 
@@ -570,7 +569,7 @@ absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
 // Loading and catching up.
 
 absl::Status UrlsTable::LoadAll() {
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync_->StoredGeneration());
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   std::vector<std::vector<uint8_t>> parts;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadBase));
@@ -593,7 +592,7 @@ absl::Status UrlsTable::LoadAll() {
   if (!base.ok()) return Corrupt(base.status());
   store_.Reset(std::move(*base));
   fingerprints_->Invalidate();
-  sync_->Loaded(generation);
+  sync().Loaded(generation);
   return ReplayLogSince(0);
 }
 
@@ -615,43 +614,17 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
     for (int64_t id : *deleted) {
       if (absl::Status status = store_.ReplayDelete(id); !status.ok()) return Corrupt(status);
     }
-    sync_->Replayed(select.ColumnInt64(0));
+    sync().Replayed(select.ColumnInt64(0));
   }
   store_.ClearUndo();  // replayed changes are committed ones
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::CatchUp() {
-  CRAWLDB_ASSIGN_OR_RETURN(TableSync::Action action, sync_->Poll());
-  absl::Status status;
-  if (action == TableSync::Action::kReload) {
-    status = LoadAll();
-  } else if (action == TableSync::Action::kReplay) {
-    status = ReplayLogSince(sync_->last_seq());
-  }
-  if (!status.ok()) {
-    sync_->RequireReload();  // the store may hold part of what it read: never trust it again
-    return status;
-  }
-  sync_->CaughtUp();
   return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Transactions.
 
-absl::Status UrlsTable::Begin() {
-  // Take the write lock now, so that no other connection commits between this catch-up and
-  // this transaction's commit (ids are handed out in memory).
-  CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
-  CRAWLDB_RETURN_IF_ERROR(CatchUp());
-  store_.ClearUndo();
-  sync_->Began();
-  return absl::OkStatus();
-}
-
 absl::Status UrlsTable::Sync() {
-  UrlStore::Pending pending = store_.PendingSince(sync_->synced_mark());
+  UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
   if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
   // A large transaction is split into rows of at most kLogRowBytes of keys, well under
   // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
@@ -668,7 +641,7 @@ absl::Status UrlsTable::Sync() {
       bytes += keys[count].size() + 2;
     }
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync_->NextSeq()));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync().NextSeq()));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, first_id));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(keys.subspan(0, count))));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(deleted)));
@@ -678,36 +651,7 @@ absl::Status UrlsTable::Sync() {
     deleted = {};
   } while (!keys.empty());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
-  sync_->Synced(store_.UndoMark());
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::Commit() {
-  store_.ClearUndo();
-  sync_->Committed();
-  // This connection's own commit leaves data_version as it was: nothing to catch up with.
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::Rollback() {
-  store_.UndoTo(0);
-  sync_->RolledBack();
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::Savepoint(int level) {
-  sync_->SetSavepoint(level, store_.UndoMark());
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::Release(int level) {
-  sync_->ReleaseSavepoint(level);
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::RollbackTo(int level) {
-  size_t mark = 0;
-  if (sync_->RolledBackTo(level, &mark)) store_.UndoTo(mark);
+  sync().Synced(store_.UndoMark());
   return absl::OkStatus();
 }
 
@@ -778,7 +722,7 @@ absl::Status UrlsTable::Optimize() {
   }
   // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
   // store is reloaded from them.
-  sync_->RequireReload();
+  sync().RequireReload();
   std::vector<int64_t> old_to_new;
   absl::StatusOr<UrlBase> rebuilt = store_.Rebuild(&old_to_new);
   if (!rebuilt.ok()) return Corrupt(rebuilt.status());
@@ -811,14 +755,14 @@ absl::Status UrlsTable::Optimize() {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
-  CRAWLDB_RETURN_IF_ERROR(sync_->BumpGeneration());
+  CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(base));
   fingerprints_->Invalidate();
   // The log is empty: every connection restarts it from 1 after reloading.
-  sync_->Loaded(sync_->generation());
+  sync().Loaded(sync().generation());
   // If this statement still fails after here, xRollback must reload: mark it.
-  sync_->ReloadOnRollback();
+  sync().ReloadOnRollback();
   return absl::OkStatus();
 }
 

@@ -30,9 +30,9 @@
 
 #include "absl/status/statusor.h"
 #include "extension/common/connection.h"
+#include "extension/common/logged_table.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/statement_cache.h"
-#include "extension/common/table_sync.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/urls/url_normalizer.h"
@@ -44,7 +44,7 @@ class FingerprintIndex;
 
 inline constexpr const char kUrlsModule[] = "crawldb_urls";
 
-class UrlsTable : public VirtualTable, public CrawldbTable {
+class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
  public:
   class Cursor;
 
@@ -60,13 +60,7 @@ class UrlsTable : public VirtualTable, public CrawldbTable {
   absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
   absl::Status Destroy();
   absl::Status Rename(const char* new_name);
-  absl::Status Begin();
   absl::Status Sync();
-  absl::Status Commit();
-  absl::Status Rollback();
-  absl::Status Savepoint(int level);
-  absl::Status Release(int level);
-  absl::Status RollbackTo(int level);
 
   // CrawldbTable
   const std::string& schema() const override { return schema_; }
@@ -79,9 +73,6 @@ class UrlsTable : public VirtualTable, public CrawldbTable {
   absl::StatusOr<std::optional<int64_t>> IdOf(const NormalizedUrl& url);
   absl::StatusOr<std::optional<std::string>> TextOf(int64_t id);
 
-  // Brings the store up to date with what other connections committed (see above).
-  absl::Status CatchUp();
-
   const UrlStore& store() const { return store_; }
   const NormalizeOptions& normalize_options() const { return normalize_options_; }
 
@@ -92,8 +83,12 @@ class UrlsTable : public VirtualTable, public CrawldbTable {
   absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
   absl::Status RunCommand(absl::string_view command);
   absl::Status Optimize();
-  absl::Status LoadAll();
-  absl::Status ReplayLogSince(int64_t seq);
+  // LoggedTable
+  absl::Status LoadAll() override;
+  absl::Status ReplayLogSince(int64_t seq) override;
+  size_t UndoMark() const override { return store_.UndoMark(); }
+  void UndoTo(size_t mark) override { store_.UndoTo(mark); }
+  void ClearUndo() override { store_.ClearUndo(); }
   // The message for stored bytes that failed validation, through CorruptError.
   absl::Status Corrupt(const absl::Status& cause) const;
 
@@ -106,7 +101,6 @@ class UrlsTable : public VirtualTable, public CrawldbTable {
   UrlStore store_;
   std::unique_ptr<FingerprintIndex> fingerprints_;
 
-  std::unique_ptr<TableSync> sync_;  // what the store has seen of the shadow tables
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

@@ -1,0 +1,65 @@
+// LoggedTable: the transaction and catch-up methods shared by the crawldb tables whose store is
+// a base plus a log of committed changes (urls, outlinks, frontier; extension/ARCHITECTURE.md).
+// A table derives from it (beside VirtualTable and CrawldbTable) and provides the hooks; the
+// trampolines (trampoline.h) then find Begin, Commit, Rollback, Savepoint, Release and
+// RollbackTo here. What the store has seen of the shadow tables is kept in sync()
+// (table_sync.h); the table writes its log rows in its own xSync.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "extension/common/sqlite_api.h"
+#include "extension/common/table_sync.h"
+
+namespace crawldb {
+
+class LoggedTable {
+ public:
+  LoggedTable(const LoggedTable&) = delete;
+  LoggedTable& operator=(const LoggedTable&) = delete;
+
+  // Brings the store up to date with what other connections committed: nothing, a replay of
+  // the new log rows, or a reload; a failure leaves a reload pending.
+  absl::Status CatchUp();
+
+  // xBegin takes the write lock at once, so that no other connection commits between this
+  // catch-up and this transaction's commit (ids and leases are handed out in memory).
+  absl::Status Begin();
+  absl::Status Commit();
+  absl::Status Rollback();
+  absl::Status Savepoint(int level);
+  absl::Status Release(int level);
+  absl::Status RollbackTo(int level);
+
+ protected:
+  LoggedTable(sqlite3* db, std::string module, absl::string_view schema, absl::string_view table);
+  virtual ~LoggedTable() = default;
+
+  TableSync& sync() { return *sync_; }
+  // After a rename: the bookkeeping's statements name the new tables.
+  void RenameSync(absl::string_view schema, absl::string_view table);
+
+  // Hooks. LoadAll replaces the store by the shadow tables' content (calling sync().Loaded);
+  // ReplayLogSince applies the log rows after `seq` (calling sync().Replayed for each).
+  virtual absl::Status LoadAll() = 0;
+  virtual absl::Status ReplayLogSince(int64_t seq) = 0;
+  // The store's undo log.
+  virtual size_t UndoMark() const = 0;
+  virtual void UndoTo(size_t mark) = 0;
+  virtual void ClearUndo() = 0;
+  // A transaction begins, commits or rolls back: forget what the table counted of the log rows
+  // it wrote (a rollback also takes them back).
+  virtual void ResetTransaction(bool /*rolled_back*/) {}
+
+ private:
+  sqlite3* db_;
+  std::string module_;
+  std::unique_ptr<TableSync> sync_;
+};
+
+}  // namespace crawldb
