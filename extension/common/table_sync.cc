@@ -14,12 +14,9 @@ enum Slot { kDataVersion, kReadGeneration, kWriteGeneration, kTakeWriteLock };
 
 TableSync::TableSync(sqlite3* db, std::string module, absl::string_view schema,
                      absl::string_view table)
-    : db_(db) {
+    : db_(db), schema_(schema) {
   std::string config = ShadowTableSet::QualifiedName(schema, table, "config");
   std::vector<std::string> sql(kTakeWriteLock + 1);
-  // PRAGMA data_version rather than SQLITE_FCNTL_DATA_VERSION: the pragma starts a read
-  // transaction, so it is current even in a statement that has not read the file yet (a
-  // function call), and it ignores this connection's own commits.
   sql[kDataVersion] = absl::StrCat("PRAGMA ", QuoteIdentifier(schema), ".data_version");
   sql[kReadGeneration] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'generation'");
   sql[kWriteGeneration] =
@@ -29,12 +26,26 @@ TableSync::TableSync(sqlite3* db, std::string module, absl::string_view schema,
   statements_ = std::make_unique<StatementCache>(db, std::move(module), std::move(sql));
 }
 
-absl::StatusOr<TableSync::Action> TableSync::Poll() {
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, pragma.Step());
-    polled_version_ = row ? pragma.ColumnInt64(0) : 0;
+absl::StatusOr<int64_t> TableSync::DataVersion() {
+  // Inside a transaction the pager's counter is current and costs no statement (it also moves
+  // on this connection's own commits: a harmless replay of nothing). Outside one — a function
+  // in a statement that reads no table — PRAGMA data_version starts a read transaction first.
+  // The two count differently: the pager's values are tagged so that they never equal the
+  // pragma's, and a change of source reads as a change.
+  if (sqlite3_txn_state(db_, schema_.c_str()) != SQLITE_TXN_NONE) {
+    unsigned int version = 0;
+    if (sqlite3_file_control(db_, schema_.c_str(), SQLITE_FCNTL_DATA_VERSION, &version) ==
+        SQLITE_OK) {
+      return (int64_t{1} << 40) + version;
+    }
   }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, pragma.Step());
+  return row ? pragma.ColumnInt64(0) : 0;
+}
+
+absl::StatusOr<TableSync::Action> TableSync::Poll() {
+  CRAWLDB_ASSIGN_OR_RETURN(polled_version_, DataVersion());
   if (reload_) return Action::kReload;
   if (polled_version_ == data_version_) return Action::kNone;
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, StoredGeneration());

@@ -4,8 +4,9 @@
 //
 // - <t>_config holds 'generation', bumped whenever the base is rewritten (optimize, import);
 //   the log rows <t>_log carry seq 1, 2, 3, … in commit order and are emptied with each rewrite.
-// - At the start of every statement Poll() compares PRAGMA data_version with the value last
-//   seen: unchanged → nothing to do; another connection committed → replay the log rows after
+// - At the start of every statement Poll() compares the database's data version (the pager's
+//   counter inside a transaction, PRAGMA data_version outside one) with the value last seen:
+//   unchanged → nothing to do; another connection committed → replay the log rows after
 //   last_seq(), or reload everything when the generation moved (or a reload is pending).
 // - xBegin takes the write lock at once (TakeWriteLock: a no-op UPDATE of <t>_config), so no
 //   other connection commits between the catch-up and this transaction's commit.
@@ -78,8 +79,11 @@ class TableSync {
 
  private:
   void EndTransaction();
+  // A number that changes whenever another connection commits to the schema (see the source).
+  absl::StatusOr<int64_t> DataVersion();
 
   sqlite3* db_;
+  std::string schema_;
   std::unique_ptr<StatementCache> statements_;
   int64_t data_version_ = -1;  // -1: never polled, so the first Poll loads
   int64_t polled_version_ = -1;

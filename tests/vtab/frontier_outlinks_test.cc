@@ -19,10 +19,11 @@ constexpr char kWiki[] = "https://en.wikipedia.org/wiki/";
 
 SQLite::Database CrawlWithLinks(const std::string& path = ":memory:") {
   SQLite::Database db = LoadedDb(path);
-  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS urls USING crawldb_urls;"
-          "CREATE VIRTUAL TABLE IF NOT EXISTS frontier USING crawldb_frontier(urls);"
-          "CREATE VIRTUAL TABLE IF NOT EXISTS outlinks USING crawldb_links(urls);"
-          "CREATE VIRTUAL TABLE IF NOT EXISTS inlinks USING crawldb_inlinks(outlinks);");
+  db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS urls USING crawldb_urls;"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS frontier USING crawldb_frontier(urls);"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS outlinks USING crawldb_links(urls);"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS inlinks USING crawldb_inlinks(outlinks);");
   return db;
 }
 
@@ -59,7 +60,7 @@ TEST(FrontierOutlinks, EveryLinkLandsInOutlinksWithTheIdsOfUrls) {
 
   SQLite::Statement add(db, "SELECT crawl_add(?1, ?2, NULL, 1000)");
   SQLite::Statement put(db, "INSERT OR IGNORE INTO urls(url) VALUES (?1)");
-  std::set<std::string> in_urls;                          // what `urls` holds
+  std::set<std::string> in_urls;                           // what `urls` holds
   std::set<std::pair<std::string, std::string>> expected;  // parent → url, parent in urls
   // Batches of 500 links, each in a transaction; batch 3 is rolled back. Every 5th linked page
   // goes into `urls` first, so that crawl_add's INSERT OR IGNORE skips it and the link needs a
@@ -93,9 +94,11 @@ TEST(FrontierOutlinks, EveryLinkLandsInOutlinksWithTheIdsOfUrls) {
     }
   }
   std::set<std::pair<std::string, std::string>> stored;
-  SQLite::Statement read(db, "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
-                             "JOIN urls b ON b.id = o.dst");
-  while (read.executeStep()) stored.emplace(read.getColumn(0).getString(), read.getColumn(1).getString());
+  SQLite::Statement read(db,
+                         "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
+                         "JOIN urls b ON b.id = o.dst");
+  while (read.executeStep())
+    stored.emplace(read.getColumn(0).getString(), read.getColumn(1).getString());
   EXPECT_GT(expected.size(), 4000u);
   EXPECT_EQ(stored, expected);
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), std::to_string(in_urls.size()));

@@ -1,0 +1,182 @@
+"""Runs every ```sql block of README.md and docs/*.md and checks the results they show.
+
+The convention (also stated in docs/sql.md, "Examples in these docs"):
+- Each ```sql block runs on its own, in a fresh in-memory database with crawldb loaded. Nothing
+  else is set up: a block that needs the four tables runs `.read sql/crawldb.sql` itself.
+- Dot-commands at the start of a line: `.load …` is skipped (the test loads the extension
+  itself); `.read FILE` runs the SQL of FILE (relative to the repository root). Any other
+  dot-command fails the test.
+- `-- → RESULT` after a statement pins the first row it returns, its columns joined by '|'
+  (NULL shown as NULL); `-- → (no rows)` pins an empty result; `-- → error: MESSAGE` pins the
+  error the statement fails with. A statement without a pin must simply succeed.
+- `examples/data/wikispeedia.links` (shipped xz-compressed; `xz -dk examples/data/wikispeedia.links.xz`
+  makes it) is replaced, in statements and pins, by a decompressed copy in a temporary directory.
+- `<!-- not run: REASON -->` on the line before a block skips it (used sparingly).
+- Relative paths in a block are relative to the repository root.
+"""
+
+import lzma
+import os
+import pathlib
+import re
+import sqlite3
+import tempfile
+import unittest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXTENSION = os.environ.get("CRAWLDB_EXTENSION", str(ROOT / "build" / "release" / "crawldb"))
+LINKS_PLACEHOLDER = "examples/data/wikispeedia.links"
+PIN = re.compile(r"\s*--\s*→\s?(.*)$")
+SKIP = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
+
+
+def doc_files():
+    files = [ROOT / "README.md"]
+    files += sorted((ROOT / "docs").glob("*.md"))
+    return files
+
+
+def sql_blocks(path):
+    """Yields (first line number, lines, skip reason or None) of each ```sql block in `path`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    previous = ""
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "```sql":
+            skip = SKIP.search(previous)
+            start = i + 1
+            j = start
+            while j < len(lines) and lines[j].strip() != "```":
+                j += 1
+            if j == len(lines):
+                raise AssertionError(f"{path.name}:{i + 1}: unterminated ```sql block")
+            yield start + 1, lines[start:j], skip.group(1) if skip else None
+            i = j + 1
+            previous = ""
+            continue
+        if lines[i].strip():
+            previous = lines[i]
+        i += 1
+
+
+def render(row):
+    return "|".join("NULL" if value is None else str(value) for value in row)
+
+
+class DocExamplesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.temp = tempfile.TemporaryDirectory()
+        cls.links_path = os.path.join(cls.temp.name, "wikispeedia.links")
+        with lzma.open(ROOT / (LINKS_PLACEHOLDER + ".xz")) as source, \
+                open(cls.links_path, "wb") as target:
+            target.write(source.read())
+        cls.cwd = os.getcwd()
+        os.chdir(ROOT)
+
+    @classmethod
+    def tearDownClass(cls):
+        os.chdir(cls.cwd)
+        cls.temp.cleanup()
+
+    def connect(self):
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(EXTENSION)
+        db.enable_load_extension(False)
+        return db
+
+    def run_statement(self, db, where, sql, pin):
+        sql = sql.replace(LINKS_PLACEHOLDER, self.links_path)
+        if pin is not None:
+            pin = pin.replace(LINKS_PLACEHOLDER, self.links_path)
+        try:
+            rows = db.execute(sql).fetchall()
+        except sqlite3.ProgrammingError as error:
+            if "one statement at a time" not in str(error) or pin is not None:
+                raise AssertionError(f"{where}: {error}\n{sql}") from None
+            db.executescript(sql)
+            return
+        except sqlite3.Error as error:
+            if pin is not None and pin.startswith("error: "):
+                self.assertEqual(pin[len("error: "):], str(error), f"{where}: {sql}")
+                return
+            raise AssertionError(f"{where}: {error}\n{sql}") from None
+        if pin is None:
+            return
+        self.assertFalse(pin.startswith("error: "), f"{where}: succeeded, expected {pin}\n{sql}")
+        shown = render(rows[0]) if rows else "(no rows)"
+        self.assertEqual(pin, shown, f"{where}: {sql}")
+
+    def run_block(self, db, name, first_line, lines):
+        """Runs one block; returns the number of statements run."""
+        statements = 0
+        buffer, pin, start = "", None, first_line
+        for offset, line in enumerate(lines):
+            number = first_line + offset
+            if not buffer.strip() and line.startswith("."):
+                command, _, argument = line.partition(" ")
+                argument = PIN.sub("", argument).split("--")[0].strip()
+                if command == ".load":
+                    continue
+                if command == ".read":
+                    db.executescript((ROOT / argument).read_text(encoding="utf-8"))
+                    statements += 1
+                    continue
+                self.fail(f"{name}:{number}: unsupported dot-command {command}")
+            if not buffer.strip() and line.lstrip().startswith("--"):
+                self.assertIsNone(PIN.search(line), f"{name}:{number}: a pin without a statement")
+                continue
+            match = PIN.search(line)
+            if match:
+                pin = match.group(1).strip()
+                line = line[:match.start()]
+            if not buffer.strip():
+                start = number
+            buffer += line + "\n"
+            if sqlite3.complete_statement(buffer):
+                self.run_statement(db, f"{name}:{start}", buffer, pin)
+                statements += 1
+                buffer, pin = "", None
+            elif pin is not None:
+                self.fail(f"{name}:{number}: a pin after an unfinished statement")
+        self.assertFalse(buffer.strip(), f"{name}:{start}: unfinished statement")
+        return statements
+
+    def test_every_sql_block(self):
+        run = skipped = statements = 0
+        for path in doc_files():
+            name = path.relative_to(ROOT).as_posix()
+            for first_line, lines, skip in sql_blocks(path):
+                if skip:
+                    skipped += 1
+                    continue
+                with self.subTest(block=f"{name}:{first_line}"):
+                    db = self.connect()
+                    try:
+                        statements += self.run_block(db, name, first_line, lines)
+                    finally:
+                        db.close()
+                run += 1
+        print(f"doc examples: {run} blocks run ({statements} statements), {skipped} skipped")
+        self.assertGreater(run, 0)
+
+    def test_a_wrong_pin_fails(self):
+        # The checker itself: a wrong result, a wrong error and a missing error are caught.
+        db = self.connect()
+        self.addCleanup(db.close)
+        with self.assertRaises(AssertionError):
+            self.run_block(db, "t", 1, ["SELECT 1, 2;  -- → 1|3"])
+        with self.assertRaises(AssertionError):
+            self.run_block(db, "t", 1, ["SELECT url_fp(1, 2);  -- → error: nothing"])
+        with self.assertRaises(AssertionError):
+            self.run_block(db, "t", 1, ["SELECT 1;  -- → error: no such table"])
+        with self.assertRaises(AssertionError):
+            self.run_block(db, "t", 1, ["SELECT * FROM no_such_table;"])
+        self.assertEqual(2, self.run_block(db, "t", 1, [
+            "SELECT 1 AS a,", "       NULL;  -- → 1|NULL",
+            "SELECT 1 WHERE 0;  -- → (no rows)"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
