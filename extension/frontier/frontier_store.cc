@@ -23,6 +23,13 @@ absl::Status Inconsistent(std::string_view what, uint64_t fp) {
                                           urls::FingerprintToSql(fp), ")"));
 }
 
+// now + delay, rounded up when the sum rounds down: a unix time has a resolution of 0.24 µs, and
+// a lease at exactly the rounded-down sum would come a hair short of the delay.
+double AfterDelay(double now, double delay) {
+  double at = now + delay;
+  return at - now < delay ? std::nextafter(at, INFINITY) : at;
+}
+
 }  // namespace
 
 std::string_view StateName(UrlState state) {
@@ -253,7 +260,7 @@ std::vector<FrontierStore::Leased> FrontierStore::Lease(size_t n, double lease_s
       continue;
     }
     HostSettings settings = host.settings;
-    settings.next_allowed = now + DelayOf(host);
+    settings.next_allowed = AfterDelay(now, DelayOf(host));
     MutateHost(id, settings);
     UrlRecord record = records_.at(key.fp);
     record.state = UrlState::kLeased;

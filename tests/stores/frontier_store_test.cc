@@ -3,6 +3,7 @@
 #include "extension/frontier/frontier_store.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 
@@ -126,6 +127,23 @@ TEST(FrontierStore, PolitenessGivesOneUrlPerHostPerDelay) {
   EXPECT_EQ(store.Lease(100, 300, 1100).size(), 1u);
   EXPECT_EQ(store.Lease(100, 300, 1101).size(), 1u);   // 1 s later: big's own delay
   ExpectConsistent(store);
+}
+
+TEST(FrontierStore, TheDelayIsNeverAnUlpShortAtUnixTimes) {
+  // Near 1.8e9 s a double steps by 0.24 µs, and this time plus 0.05 rounds down: a lease at
+  // the rounded sum would follow the last one by 0.04999995 s.
+  constexpr double kFirst = 1795333047.4995461, kDelay = 0.05;
+  ASSERT_LT((kFirst + kDelay) - kFirst, kDelay);
+  FrontierPolicy policy;
+  policy.host_delay_s = kDelay;
+  FrontierStore store(policy);
+  AddUrl(store, "http://example.com/a");
+  AddUrl(store, "http://example.com/b");
+  ASSERT_EQ(store.Lease(1, 300, kFirst).size(), 1u);
+  EXPECT_TRUE(store.Lease(1, 300, kFirst + kDelay).empty());
+  double next = std::nextafter(kFirst + kDelay, INFINITY);
+  ASSERT_GE(next - kFirst, kDelay);
+  EXPECT_EQ(store.Lease(1, 300, next).size(), 1u);
 }
 
 TEST(FrontierStore, ANewHostDelayCountsFromTheLastLease) {
