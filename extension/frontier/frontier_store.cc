@@ -49,8 +49,7 @@ std::string_view StateName(UrlState state) {
 }
 
 const UrlRecord* FrontierStore::Find(uint64_t fp) const {
-  auto it = records_.find(fp);
-  return it == records_.end() ? nullptr : &it->second;
+  return records_.Find(fp);
 }
 
 std::optional<uint32_t> FrontierStore::FindHost(std::string_view name) const {
@@ -87,7 +86,7 @@ size_t FrontierStore::HostsWaiting(double now) const {
 std::vector<uint64_t> FrontierStore::AllFingerprints() const {
   std::vector<uint64_t> fps;
   fps.reserve(records_.size());
-  for (const auto& [fp, record] : records_) fps.push_back(fp);
+  records_.ForEach([&](uint64_t fp, const UrlRecord&) { fps.push_back(fp); });
   return fps;
 }
 
@@ -151,19 +150,18 @@ void FrontierStore::Promote(double now) {
 }
 
 void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
-  auto it = records_.find(fp);
-  if (it != records_.end()) {
-    UrlRecord old = it->second;
+  if (UrlRecord* current = records_.Find(fp)) {
+    UrlRecord old = *current;
     Unindex(fp, old);
     if (next == nullptr) {
       hosts_[old.host].members.erase(fp);
-      records_.erase(it);
+      records_.Erase(fp);
       return;
     }
-    it->second = *next;
+    *current = *next;
   } else {
     if (next == nullptr) return;
-    records_.emplace(fp, *next);
+    records_.Insert(fp, *next);
     hosts_[next->host].members.insert(fp);
   }
   Index(fp, *next);
@@ -212,7 +210,7 @@ uint32_t FrontierStore::CreateHost(std::string_view name) {
 FrontierStore::AddResult FrontierStore::Add(uint64_t fp, std::string_view text,
                                             std::string_view host_name, uint32_t depth,
                                             int32_t priority) {
-  if (records_.contains(fp)) return AddResult::kKnown;
+  if (records_.Contains(fp)) return AddResult::kKnown;
   if (policy_.max_depth > 0 && depth > policy_.max_depth) return AddResult::kDepthLimit;
   std::optional<uint32_t> host = FindHost(host_name);
   int64_t budget = host.has_value() ? BudgetOf(hosts_[*host]) : policy_.host_budget;
@@ -236,7 +234,7 @@ FrontierStore::AddResult FrontierStore::Add(uint64_t fp, std::string_view text,
 void FrontierStore::Expire(double now) {
   while (!timers_.empty() && timers_.begin()->first <= now) {
     uint64_t fp = timers_.begin()->second;
-    UrlRecord record = records_.at(fp);
+    UrlRecord record = *records_.Find(fp);
     if (record.state == UrlState::kRecrawl) record.attempts = 0;
     record.state = UrlState::kQueued;
     record.due = 0;
@@ -262,7 +260,7 @@ std::vector<FrontierStore::Leased> FrontierStore::Lease(size_t n, double lease_s
     HostSettings settings = host.settings;
     settings.next_allowed = AfterDelay(now, DelayOf(host));
     MutateHost(id, settings);
-    UrlRecord record = records_.at(key.fp);
+    UrlRecord record = *records_.Find(key.fp);
     record.state = UrlState::kLeased;
     record.due = now + lease_s;
     Mutate(key.fp, &record);
@@ -320,7 +318,7 @@ void FrontierStore::SetHost(std::string_view name, double delay_s, std::optional
 }
 
 bool FrontierStore::Delete(uint64_t fp) {
-  if (!records_.contains(fp)) return false;
+  if (!records_.Contains(fp)) return false;
   Mutate(fp, nullptr);
   return true;
 }
@@ -398,16 +396,22 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
   return changes;
 }
 
-std::vector<ChangeSet> FrontierStore::Snapshot(size_t records_per_part) const {
-  std::vector<ChangeSet> parts(1);
+ChangeSet FrontierStore::PartSnapshot(size_t part) const {
+  ChangeSet changes;
+  changes.urls.reserve(records_.part(part).size());
+  for (const auto& [fp, record] : records_.part(part)) {
+    changes.urls.push_back({fp, UrlChangeKind::kNew, record, Text(record)});
+  }
+  return changes;
+}
+
+ChangeSet FrontierStore::HostsSnapshot() const {
+  ChangeSet changes;
+  changes.hosts.reserve(hosts_.size());
   for (uint32_t id = 0; id < hosts_.size(); ++id) {
-    parts[0].hosts.push_back({id, hosts_[id].name, hosts_[id].settings});
+    changes.hosts.push_back({id, hosts_[id].name, hosts_[id].settings});
   }
-  for (const auto& [fp, record] : records_) {
-    if (parts.back().urls.size() >= records_per_part) parts.emplace_back();
-    parts.back().urls.push_back({fp, UrlChangeKind::kNew, record, Text(record)});
-  }
-  return parts;
+  return changes;
 }
 
 absl::Status FrontierStore::Apply(const ChangeSet& changes) {
@@ -461,17 +465,17 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
   auto problem = [&](std::string what) { problems->push_back(std::move(what)); };
   size_t counts[kUrlStateCount] = {};
   size_t members = 0, queued = 0;
-  for (const auto& [fp, record] : records_) {
+  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
     ++counts[static_cast<int>(record.state)];
     const int64_t sql_fp = urls::FingerprintToSql(fp);
     if (record.host >= hosts_.size()) {
       problem(absl::StrCat("URL ", sql_fp, " names host ", record.host, " which does not exist"));
-      continue;
+      return;
     }
     const Host& host = hosts_[record.host];
     if (record.text_offset + record.text_length > text_.size()) {
       problem(absl::StrCat("URL ", sql_fp, " has its text outside the arena"));
-      continue;
+      return;
     }
     std::string_view text = Text(record);
     if (urls::UrlFingerprint(text) != fp) problem(absl::StrCat("URL ", sql_fp, " has another URL's text"));
@@ -487,7 +491,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
                            ") is wrongly in or out of the timer set"));
     }
-  }
+  });
   for (int state = 0; state < kUrlStateCount; ++state) {
     if (counts[state] != state_counts_[state]) {
       problem(absl::StrCat("state ", state, " counts ", state_counts_[state], " URLs, holds ",

@@ -49,6 +49,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "extension/frontier/record_map.h"
 
 namespace crawldb::frontier {
 
@@ -190,9 +191,10 @@ class FrontierStore {
   // The changes made after `mark` as post-images (the views point into this store and stay
   // valid until its next change).
   ChangeSet ChangesSince(size_t mark) const;
-  // The whole state as change sets of new records, at most `records_per_part` URLs each; the
-  // first holds every host.
-  std::vector<ChangeSet> Snapshot(size_t records_per_part) const;
+  // The records of part `part` (record_map.h) as new records, without hosts.
+  ChangeSet PartSnapshot(size_t part) const;
+  // Every host, in id order.
+  ChangeSet HostsSnapshot() const;
   // Applies committed changes read from disk (no undo). DataLossError when they do not fit the
   // state (unknown record or host, a text that is not the record's URL, …).
   absl::Status Apply(const ChangeSet& changes);
@@ -238,7 +240,7 @@ class FrontierStore {
   void Promote(double now);
 
   FrontierPolicy policy_;
-  absl::flat_hash_map<uint64_t, UrlRecord> records_;
+  RecordMap<UrlRecord> records_;
   std::string text_;  // normalised URL texts, appended; deleted texts stay until a reload
   std::vector<Host> hosts_;
   absl::flat_hash_map<std::string, uint32_t> host_ids_;

@@ -18,15 +18,17 @@
 namespace crawldb::frontier {
 namespace {
 
-// Layout of the shadow tables as a whole; frontier_changes.h versions each blob.
-constexpr int kFormatVersion = 1;
-// URLs per <t>_snapshot part (about 6 MiB of blob at 100 bytes each).
-constexpr size_t kRecordsPerPart = 65536;
-// The log is checkpointed at xSync once it holds more bytes than this and than the snapshot.
-constexpr size_t kMinCheckpointBytes = 1 << 20;
+// Layout of the shadow tables as a whole; frontier_changes.h versions each blob. Version 1 kept
+// the whole state in one snapshot rewritten at once; it is refused.
+constexpr int kFormatVersion = 2;
+// Snapshot bytes a part write is counted as at least (an empty part still costs a row).
+constexpr int64_t kMinPartCost = 256;
 
 constexpr ShadowTableSpec kShadowTables[] = {
-    {"snapshot", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
+    {"hosts",
+     "(id INTEGER PRIMARY KEY, name TEXT NOT NULL, delay REAL NOT NULL, budget INTEGER NOT NULL, "
+     "blocked_until REAL NOT NULL, next_allowed REAL NOT NULL)"},
+    {"snapshot", "(part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)"},
     {"log", "(seq INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"links", "(src INTEGER NOT NULL, dst INTEGER NOT NULL)"},
 };
@@ -75,12 +77,18 @@ enum Column {
 };
 
 enum Slot {
+  kReadHosts,
+  kWriteHost,
   kReadSnapshot,
-  kClearSnapshot,
   kWriteSnapshotPart,
+  kReadPartSeq,
+  kReadNextPart,
+  kWriteNextPart,
   kReadLogSince,
   kAppendLog,
-  kClearLog,
+  kTrimLog,
+  kLogBytes,
+  kSnapshotBytes,
   kAppendLink,
   kSlotCount,
 };
@@ -303,17 +311,30 @@ FrontierTable::~FrontierTable() {
 }
 
 std::unique_ptr<StatementCache> FrontierTable::MakeStatements() const {
+  std::string hosts = ShadowTableSet::QualifiedName(schema_, name_, "hosts");
   std::string snapshot = ShadowTableSet::QualifiedName(schema_, name_, "snapshot");
   std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
+  std::string config = ShadowTableSet::QualifiedName(schema_, name_, "config");
   std::string links = ShadowTableSet::QualifiedName(schema_, name_, "links");
   std::vector<std::string> sql(kSlotCount);
-  sql[kReadSnapshot] = absl::StrCat("SELECT part, data FROM ", snapshot, " ORDER BY part");
-  sql[kClearSnapshot] = absl::StrCat("DELETE FROM ", snapshot);
-  sql[kWriteSnapshotPart] = absl::StrCat("INSERT INTO ", snapshot, "(part, data) VALUES (?1, ?2)");
+  sql[kReadHosts] = absl::StrCat(
+      "SELECT id, name, delay, budget, blocked_until, next_allowed FROM ", hosts, " ORDER BY id");
+  sql[kWriteHost] = absl::StrCat(
+      "INSERT OR REPLACE INTO ", hosts,
+      "(id, name, delay, budget, blocked_until, next_allowed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  sql[kReadSnapshot] = absl::StrCat("SELECT part, seq, data FROM ", snapshot, " ORDER BY part");
+  sql[kWriteSnapshotPart] = absl::StrCat("INSERT OR REPLACE INTO ", snapshot,
+                                         "(part, seq, data) VALUES (?1, ?2, ?3)");
+  sql[kReadPartSeq] = absl::StrCat("SELECT seq FROM ", snapshot, " WHERE part = ?1");
+  sql[kReadNextPart] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'next_part'");
+  sql[kWriteNextPart] = absl::StrCat("INSERT OR REPLACE INTO ", config,
+                                     "(key, value) VALUES ('next_part', ?1)");
   sql[kReadLogSince] =
       absl::StrCat("SELECT seq, data FROM ", log, " WHERE seq > ?1 ORDER BY seq");
   sql[kAppendLog] = absl::StrCat("INSERT INTO ", log, "(seq, data) VALUES (?1, ?2)");
-  sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
+  sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq <= ?1");
+  sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
+  sql[kSnapshotBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", snapshot);
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
   return std::make_unique<StatementCache>(db_, kFrontierModule, std::move(sql));
 }
@@ -445,42 +466,129 @@ absl::StatusOr<std::unique_ptr<FrontierTable::Cursor>> FrontierTable::Open() {
 absl::Status FrontierTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   store_ = FrontierStore(store_.policy());
-  snapshot_bytes_ = 0;
+  CRAWLDB_RETURN_IF_ERROR(LoadHosts());
+  std::vector<int64_t> part_seq(kRecordParts, 0);  // a part never written holds nothing
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadSnapshot));
-    int64_t expected = 0;
     while (true) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      if (select.ColumnInt64(0) != expected++) {
+      const int64_t part = select.ColumnInt64(0), seq = select.ColumnInt64(1);
+      if (part < 0 || part >= static_cast<int64_t>(kRecordParts) || seq < 0) {
         return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': snapshot part ",
-                                                          expected - 1, " is missing"));
+                                                          part, " at log row ", seq,
+                                                          " is out of range"));
       }
-      absl::Span<const uint8_t> blob = select.ColumnBlob(1);
-      snapshot_bytes_ += blob.size();
-      absl::StatusOr<ChangeSet> part = DecodeChangeSet(blob);
-      if (!part.ok()) return Corrupt(part.status());
-      if (absl::Status status = store_.Apply(*part); !status.ok()) return Corrupt(status);
+      absl::StatusOr<ChangeSet> records = DecodeChangeSet(select.ColumnBlob(2));
+      if (!records.ok()) return Corrupt(records.status());
+      for (const UrlChange& url : records->urls) {
+        if (RecordPartOf(url.fp) != static_cast<size_t>(part)) {
+          return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': snapshot part ",
+                                                            part, " holds another part's URL"));
+        }
+      }
+      if (!records->hosts.empty()) {
+        return CorruptError(kFrontierModule,
+                            absl::StrCat("table '", name_, "': snapshot part ", part, " holds hosts"));
+      }
+      if (absl::Status status = store_.Apply(*records); !status.ok()) return Corrupt(status);
+      part_seq[static_cast<size_t>(part)] = seq;
     }
   }
-  log_bytes_ = 0;
   sync().Loaded(generation);
-  return ReplayLogSince(0);
-}
-
-absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
+  // Every log row after the oldest part is replayed, each URL change only into the parts written
+  // before it; host changes are older than <t>_hosts, which every commit keeps current.
+  const int64_t oldest = *std::min_element(part_seq.begin(), part_seq.end());
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, oldest));
+  int64_t expected = oldest + 1;
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
-    absl::Span<const uint8_t> blob = select.ColumnBlob(1);
-    absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob);
+    const int64_t seq = select.ColumnInt64(0);
+    if (seq != expected++) {
+      return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': log row ",
+                                                        expected - 1, " is missing"));
+    }
+    absl::StatusOr<ChangeSet> changes = DecodeChangeSet(select.ColumnBlob(1));
     if (!changes.ok()) return Corrupt(changes.status());
+    for (const HostChange& host : changes->hosts) {
+      if (host.id >= store_.host_count() || store_.host(host.id).name != host.name) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': log row ", seq,
+                                                          " names host ", host.id,
+                                                          " unlike the hosts table"));
+      }
+    }
+    changes->hosts.clear();
+    std::erase_if(changes->urls, [&](const UrlChange& url) {
+      return part_seq[RecordPartOf(url.fp)] >= seq;
+    });
     if (absl::Status status = store_.Apply(*changes); !status.ok()) return Corrupt(status);
-    log_bytes_ += blob.size();
-    sync().Replayed(select.ColumnInt64(0));
+    sync().Replayed(seq);
   }
+  // The parts may be newer than every log row left (a checkpoint emptied the log).
+  const int64_t newest = *std::max_element(part_seq.begin(), part_seq.end());
+  if (newest > sync().last_seq()) sync().Replayed(newest);
+  store_.ClearUndo();
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::LoadHosts() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadHosts));
+  ChangeSet hosts;
+  std::vector<std::string> names;
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    sqlite3_stmt* statement = select.get();
+    auto is = [&](int column, int type) { return sqlite3_column_type(statement, column) == type; };
+    const int64_t id = select.ColumnInt64(0);
+    HostSettings settings;
+    settings.delay_s = select.ColumnDouble(2);
+    settings.budget = select.ColumnInt64(3);
+    settings.blocked_until = select.ColumnDouble(4);
+    settings.next_allowed = select.ColumnDouble(5);
+    absl::string_view name = select.ColumnText(1);
+    if (id != static_cast<int64_t>(names.size())) {
+      return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': host row ",
+                                                        names.size(), " is missing"));
+    }
+    if (!is(1, SQLITE_TEXT) || name.empty() ||
+        name.size() > kMaxHostBytes || !is(2, SQLITE_FLOAT) || !is(3, SQLITE_INTEGER) ||
+        !is(4, SQLITE_FLOAT) || !is(5, SQLITE_FLOAT) || !std::isfinite(settings.delay_s) ||
+        !std::isfinite(settings.blocked_until) || !std::isfinite(settings.next_allowed)) {
+      return CorruptError(kFrontierModule,
+                          absl::StrCat("table '", name_, "': host row ", id, " is not valid"));
+    }
+    names.emplace_back(name);
+    hosts.hosts.push_back({static_cast<uint32_t>(id), {}, settings});
+  }
+  for (size_t i = 0; i < names.size(); ++i) hosts.hosts[i].name = names[i];
+  if (absl::Status status = store_.Apply(hosts); !status.ok()) return Corrupt(status);
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
+  bool trimmed = false;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      const int64_t next = select.ColumnInt64(0);
+      if (next != sync().last_seq() + 1) {
+        trimmed = true;
+        break;
+      }
+      absl::StatusOr<ChangeSet> changes = DecodeChangeSet(select.ColumnBlob(1));
+      if (!changes.ok()) return Corrupt(changes.status());
+      if (absl::Status status = store_.Apply(*changes); !status.ok()) return Corrupt(status);
+      sync().Replayed(next);
+    }
+  }
+  // Another connection trimmed log rows this one never read: only the snapshot holds them now.
+  if (trimmed) return LoadAll();
   store_.ClearUndo();
   return absl::OkStatus();
 }
@@ -493,23 +601,79 @@ absl::Status FrontierTable::Sync() {
   if (changes.empty()) return absl::OkStatus();
   std::vector<uint8_t> blob = EncodeChangeSet(changes);
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  const int64_t seq = sync().NextSeq();
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync().NextSeq()));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(2, blob));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
   }
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
-  log_bytes_ += blob.size();
-  synced_bytes_ += blob.size();
+  CRAWLDB_RETURN_IF_ERROR(WriteHosts(changes));
   sync().Synced(store_.UndoMark());
-  if (log_bytes_ > std::max(snapshot_bytes_, kMinCheckpointBytes)) return Checkpoint();
+  snapshot_debt_ += static_cast<int64_t>(blob.size());
+  absl::Status status = WriteSomeParts(seq);
+  sqlite3_set_last_insert_rowid(db_, last_rowid);  // the user's, not the shadow tables'
+  return status;
+}
+
+absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteHost));
+  for (const HostChange& host : changes.hosts) {
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, host.id));
+    CRAWLDB_RETURN_IF_ERROR(write.BindText(2, ToAbsl(host.name)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(3, host.settings.delay_s));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(4, host.settings.budget));
+    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(5, host.settings.blocked_until));
+    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(6, host.settings.next_allowed));
+    CRAWLDB_RETURN_IF_ERROR(write.Run());
+    sqlite3_reset(write.get());
+  }
   return absl::OkStatus();
 }
 
-void FrontierTable::ResetTransaction(bool rolled_back) {
-  if (rolled_back) log_bytes_ -= synced_bytes_;  // SQLite removed the rows this transaction wrote
-  synced_bytes_ = 0;
+absl::StatusOr<int64_t> FrontierTable::WritePart(size_t part, int64_t seq) {
+  std::vector<uint8_t> blob = EncodeChangeSet(store_.PartSnapshot(part));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteSnapshotPart));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(part)));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
+  CRAWLDB_RETURN_IF_ERROR(write.BindBlob(3, blob));
+  CRAWLDB_RETURN_IF_ERROR(write.Run());
+  return static_cast<int64_t>(blob.size());
+}
+
+absl::Status FrontierTable::WriteSomeParts(int64_t seq) {
+  if (snapshot_debt_ <= 0) return absl::OkStatus();
+  size_t next = 0;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadNextPart));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (row) next = static_cast<size_t>(select.ColumnInt64(0)) % kRecordParts;
+  }
+  size_t written = 0;
+  while (snapshot_debt_ > 0 && written < kRecordParts) {
+    CRAWLDB_ASSIGN_OR_RETURN(int64_t bytes, WritePart(next, seq));
+    snapshot_debt_ -= std::max(bytes, kMinPartCost);
+    next = (next + 1) % kRecordParts;
+    ++written;
+  }
+  if (written == kRecordParts) return FinishFullCheckpoint();
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteNextPart));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(next)));
+    CRAWLDB_RETURN_IF_ERROR(write.Run());
+  }
+  // The part written longest ago is the next one; the log rows it holds are no longer needed,
+  // but this transaction's own row stays, so that other connections see that rows went missing.
+  int64_t oldest = 0;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadPartSeq));
+    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(next)));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (row) oldest = select.ColumnInt64(0);
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, statements_->Use(kTrimLog));
+  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, std::min(oldest, seq - 1)));
+  return trim.Run();
 }
 
 absl::Status FrontierTable::Checkpoint() {
@@ -517,33 +681,31 @@ absl::Status FrontierTable::Checkpoint() {
   // store is reloaded from them.
   sync().ReloadOnRollback();
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearSnapshot));
-    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  const int64_t seq = sync().last_seq();
+  absl::Status status;
+  for (size_t part = 0; part < kRecordParts && status.ok(); ++part) {
+    status = WritePart(part, seq).status();
   }
-  size_t bytes = 0;
+  if (status.ok()) status = FinishFullCheckpoint();
+  sqlite3_set_last_insert_rowid(db_, last_rowid);
+  return status;
+}
+
+absl::Status FrontierTable::FinishFullCheckpoint() {
+  // Every part now holds every change: the log is emptied and the generation bumped, so that
+  // other connections reload instead of waiting for rows that are gone.
+  sync().ReloadOnRollback();
+  const int64_t seq = sync().last_seq();
   {
-    std::vector<ChangeSet> parts = store_.Snapshot(kRecordsPerPart);
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteSnapshotPart));
-    for (size_t part = 0; part < parts.size(); ++part) {
-      std::vector<uint8_t> blob = EncodeChangeSet(parts[part]);
-      bytes += blob.size();
-      CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, static_cast<int64_t>(part)));
-      CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(2, blob));
-      CRAWLDB_RETURN_IF_ERROR(insert.Run());
-      sqlite3_reset(insert.get());
-    }
-  }
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
-    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, statements_->Use(kTrimLog));
+    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq));
+    CRAWLDB_RETURN_IF_ERROR(trim.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   sync().Loaded(sync().generation());
-  log_bytes_ = 0;
-  snapshot_bytes_ = bytes;
+  sync().Replayed(seq);
   sync().Synced(store_.UndoMark());
+  snapshot_debt_ = 0;
   return absl::OkStatus();
 }
 
@@ -759,8 +921,16 @@ absl::Status FrontierTable::CommandHost(sqlite3_value** columns) {
 // ---------------------------------------------------------------------------------------------
 // Statistics and checks.
 
+absl::StatusOr<int64_t> FrontierTable::SumOf(int slot) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(slot));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  return row ? select.ColumnInt64(0) : 0;
+}
+
 absl::StatusOr<std::string> FrontierTable::StatsJson() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t log_bytes, SumOf(kLogBytes));
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t snapshot_bytes, SumOf(kSnapshotBytes));
   auto count = [&](UrlState state) { return store_.state_count(state); };
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"queued\":%d,\"retry_waiting\":%d,"
@@ -770,7 +940,7 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
       count(UrlState::kQueued) + count(UrlState::kWaiting), count(UrlState::kWaiting),
       count(UrlState::kLeased), count(UrlState::kDone) + count(UrlState::kRecrawl),
       count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(),
-      store_.HostsWaiting(ClockNow()), log_bytes_, snapshot_bytes_, store_.MemoryBytes());
+      store_.HostsWaiting(ClockNow()), log_bytes, snapshot_bytes, store_.MemoryBytes());
 }
 
 absl::Status FrontierTable::Check(std::vector<std::string>* problems) {

@@ -31,24 +31,40 @@
 // outcome in this table's per-connection slot (last_add(), last_lease(), last_confirm()).
 // A plain INSERT of a row is refused: use crawl_add, which also inserts into `urls`.
 //
-// Shadow tables (formats owned by the headers named):
+// Shadow tables (formats owned by the headers named; format version 2, version 1 is refused):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
-//                 (bumped by every checkpoint: other connections then reload)
-//   <t>_snapshot  (part INTEGER PRIMARY KEY, data BLOB NOT NULL)  change sets of the whole state
-//                 (frontier_changes.h); part 0 holds every host
-//   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per transaction
+//                 (bumped when every part is rewritten at once: other connections then reload),
+//                 'next_part' (the snapshot part to rewrite next)
+//   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed)
+//                 every host and its settings (HostSettings in frontier_store.h), as of the last
+//                 commit: each commit rewrites the rows of the hosts it touched
+//   <t>_snapshot  (part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)
+//                 the URL records whose fingerprint's top 10 bits are `part` (record_map.h), as a
+//                 change set of new records (frontier_changes.h), holding every change of the
+//                 log rows up to `seq`
+//   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per transaction;
+//                 the rows after the oldest part's seq are kept, in sequence
 //   <t>_links     (src INTEGER NOT NULL, dst INTEGER NOT NULL)    fingerprints of parent → URL
 //                 for every crawl_add with a parent made while there was no `outlinks` table
 //                 on the same urls table (with one, crawl_add inserts the link there instead);
 //                 join them to urls through urls.fp
 //
 // Transactions and processes work as in `urls` (urls_table.h): xUpdate changes the in-memory
-// FrontierStore with undo; xSync appends one <t>_log row with the post-images of what changed;
-// rollback and rollback-to-savepoint undo in memory; xBegin takes the write lock and catches up.
-// Other connections catch up at the start of each statement through PRAGMA data_version, reading
-// only the log rows they have not applied. A checkpoint (<t>_snapshot rewritten, <t>_log emptied,
-// generation bumped) runs at 'optimize' and, at xSync, whenever the log has grown past the
-// snapshot (and past 1 MiB): each log byte is rewritten O(1) times on average.
+// FrontierStore with undo; xSync appends one <t>_log row with the post-images of what changed
+// and rewrites the touched hosts' rows; rollback and rollback-to-savepoint undo in memory; xBegin
+// takes the write lock and catches up. Other connections catch up at the start of each statement
+// through the data version, reading only the log rows they have not applied (a connection whose
+// next row was trimmed reloads).
+//
+// The snapshot is kept incrementally, so that no commit pays for the whole state: each xSync,
+// after its log row, rewrites parts in turn from 'next_part' until it has rewritten as many
+// snapshot bytes as it appended to the log (each part counted at least 256 bytes), then deletes
+// the log rows that the part written longest ago already holds (never its own row, so that a
+// connection that had not read the deleted rows sees the gap). The log therefore stays about one
+// snapshot long, and each log byte is rewritten into the snapshot once. Loading reads the hosts,
+// then every part, then replays the log rows after the oldest part, each URL change only into
+// the parts older than its row. 'optimize' (and an xSync that happens to go round every part)
+// rewrites every part, empties the log and bumps the generation.
 #pragma once
 
 #include <memory>
@@ -62,6 +78,7 @@
 #include "extension/common/statement_cache.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
+#include "extension/frontier/frontier_changes.h"
 #include "extension/frontier/frontier_store.h"
 #include "extension/urls/url_normalizer.h"
 
@@ -141,8 +158,21 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);
   absl::Status UpdateRow(int argc, sqlite3_value** argv);
-  absl::Status Checkpoint();
   absl::Status AppendLink(uint64_t parent_fp, uint64_t fp);
+
+  // The incremental snapshot (see the top of this file).
+  absl::Status LoadHosts();
+  absl::Status WriteHosts(const ChangeSet& changes);
+  // Writes part `part` of the records as of log row `seq`; returns its bytes.
+  absl::StatusOr<int64_t> WritePart(size_t part, int64_t seq);
+  // Writes parts in turn, from the one written longest ago, while snapshot_debt_ > 0, then trims
+  // the log rows every part holds.
+  absl::Status WriteSomeParts(int64_t seq);
+  // optimize: every part, then FinishFullCheckpoint.
+  absl::Status Checkpoint();
+  // After every part was written: empties the log and bumps the generation.
+  absl::Status FinishFullCheckpoint();
+  absl::StatusOr<int64_t> SumOf(int slot);
 
   // LoggedTable
   absl::Status LoadAll() override;
@@ -150,7 +180,6 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }
   void ClearUndo() override { store_.ClearUndo(); }
-  void ResetTransaction(bool rolled_back) override;
   absl::Status Corrupt(const absl::Status& cause) const;
 
   sqlite3* db_;
@@ -166,9 +195,9 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   std::vector<LeaseRow> last_lease_;
   int last_confirm_ = 0;
 
-  size_t log_bytes_ = 0;       // bytes of the <t>_log rows since the last checkpoint
-  size_t snapshot_bytes_ = 0;  // bytes of <t>_snapshot
-  size_t synced_bytes_ = 0;    // bytes of the <t>_log rows this transaction wrote
+  // Log bytes this connection appended that no snapshot part written since pays for: each log
+  // byte buys one byte of rewritten snapshot, so the log stays about one snapshot long.
+  int64_t snapshot_debt_ = 0;
 };
 
 // Registers the crawldb_frontier module and the crawl_* functions on `db`.

@@ -321,7 +321,15 @@ TEST(FrontierStore, ChangeSetsAndSnapshotsReplayToTheSameState) {
   ExpectConsistent(reader);
   // The readers lease what the writer would.
   FrontierStore snapshot(policy);
-  for (const ChangeSet& part : writer.Snapshot(500)) {
+  std::vector<ChangeSet> parts = {writer.HostsSnapshot()};
+  size_t records = 0;
+  for (size_t part = 0; part < kRecordParts; ++part) {
+    parts.push_back(writer.PartSnapshot(part));
+    for (const UrlChange& url : parts.back().urls) EXPECT_EQ(RecordPartOf(url.fp), part);
+    records += parts.back().urls.size();
+  }
+  EXPECT_EQ(records, writer.size());
+  for (const ChangeSet& part : parts) {
     std::vector<uint8_t> blob = EncodeChangeSet(part);
     absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
     ASSERT_TRUE(decoded.ok()) << decoded.status();

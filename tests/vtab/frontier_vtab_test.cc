@@ -365,6 +365,13 @@ TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
         "UPDATE frontier_snapshot SET data = substr(data, 1, 30) || "
         "  CASE WHEN substr(data, 31, 1) = x'41' THEN x'42' ELSE x'41' END || substr(data, 32)",
         "DELETE FROM frontier_snapshot",
+        "UPDATE frontier_snapshot SET part = 5000 WHERE part = 1023",
+        "UPDATE frontier_snapshot SET data = (SELECT data FROM frontier_snapshot "
+        "  WHERE length(data) > 20 ORDER BY part DESC LIMIT 1) "
+        "  WHERE part = (SELECT min(part) FROM frontier_snapshot WHERE length(data) > 20)",
+        "DELETE FROM frontier_log WHERE seq = (SELECT min(seq) FROM frontier_log)",
+        "UPDATE frontier_hosts SET delay = 'slow'",
+        "DELETE FROM frontier_hosts WHERE id = 2",
         "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'"}) {
     std::string path = TempDbPath("frontier_corrupt");
     {
@@ -373,12 +380,12 @@ TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
       Add(db, "http://b.example.com/other/page");
       db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
       Add(db, "http://c.example.com/third/page");
+      Add(db, "http://d.example.com/fourth/page");
       db.exec(damage);
     }
     SQLite::Database db = LoadedDb(path);
     try {
       db.exec("SELECT count(*) FROM frontier");
-      // (Without a snapshot the log names a host that nothing created.)
       ADD_FAILURE() << "no error after: " << damage;
     } catch (const SQLite::Exception& e) {
       EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << damage << ": " << e.what();

@@ -1,0 +1,134 @@
+// The frontier's incremental snapshot on a file: commits rewrite a few parts each, the log stays
+// about one snapshot long, a reopened file and a connection left behind by trimmed log rows see
+// exactly the live state, and a file of the older whole-snapshot format is refused.
+#include <sqlite3.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include "tests/vtab/loaded_db.h"
+
+namespace crawldb::testing {
+namespace {
+
+constexpr int kParts = 1024;  // extension/frontier/record_map.h
+constexpr char kEveryRow[] =
+    "SELECT rowid, url, host, depth, priority, state, due, attempts, status FROM frontier "
+    "ORDER BY rowid";
+
+SQLite::Database Crawl(const std::string& path) {
+  SQLite::Database db = LoadedDb(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, host_delay=0)");
+  return db;
+}
+
+// One crawler commit: `count` reddit URLs from `start` added, then half of them leased.
+void AddAndLease(SQLite::Database& db, const std::vector<std::string>& urls, size_t start,
+                 size_t count, double now) {
+  db.exec("BEGIN");
+  SQLite::Statement add(db, "SELECT crawl_add(?, NULL, NULL, ?)");
+  for (size_t i = start; i < start + count; ++i) {
+    add.bind(1, urls[i]);
+    add.bind(2, now);
+    add.executeStep();
+    add.reset();
+  }
+  db.exec("COMMIT");
+  SQLite::Statement lease(db, "SELECT count(*) FROM crawl_lease(?, 60, ?)");
+  lease.bind(1, static_cast<int64_t>(count / 2));
+  lease.bind(2, now);
+  lease.executeStep();
+}
+
+int64_t Number(SQLite::Database& db, const std::string& sql) { return std::stoll(One(db, sql)); }
+
+TEST(FrontierSnapshot, CommitsRewriteAFewPartsEachAndTheLogStaysBounded) {
+  std::string path = TempDbPath("frontier_snapshot");
+  SQLite::Database db = Crawl(path);
+  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 40000);
+  int64_t most_parts = 0, generation = 0;
+  for (size_t start = 0, commit = 0; start < reddit.size(); start += 1000, ++commit) {
+    AddAndLease(db, reddit, start, 1000, 1000 + static_cast<double>(commit));
+    if (commit < 10) continue;
+    // The parts the last commit wrote carry its log row.
+    most_parts = std::max(most_parts, Number(db, "SELECT count(*) FROM frontier_snapshot WHERE seq = "
+                                                 "(SELECT max(seq) FROM frontier_snapshot)"));
+    int64_t now_generation =
+        Number(db, "SELECT value FROM frontier_config WHERE key = 'generation'");
+    if (commit > 10) {
+      EXPECT_EQ(now_generation, generation) << "a commit rewrote every part";
+    }
+    generation = now_generation;
+  }
+  EXPECT_GT(most_parts, 0);
+  EXPECT_LT(most_parts, kParts / 8);
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM frontier_snapshot"), kParts);
+  EXPECT_GT(Number(db, "SELECT count(DISTINCT seq) FROM frontier_snapshot"), 10);
+  // The log holds about one cycle of part writes: as many bytes as the snapshot, give or take
+  // the growth of the state during the cycle.
+  int64_t log = Number(db, "SELECT sum(length(data)) FROM frontier_log");
+  int64_t snapshot = Number(db, "SELECT sum(length(data)) FROM frontier_snapshot");
+  EXPECT_GT(snapshot, 0);
+  EXPECT_LE(log, 2 * snapshot);
+  // The log starts right after the part written longest ago, and no row is missing.
+  EXPECT_LE(Number(db, "SELECT min(seq) FROM frontier_log"),
+            Number(db, "SELECT min(seq) + 1 FROM frontier_snapshot"));
+  EXPECT_EQ(Number(db, "SELECT max(seq) - min(seq) + 1 FROM frontier_log"),
+            Number(db, "SELECT count(*) FROM frontier_log"));
+
+  // A commit that rewrites parts leaves the user's last_insert_rowid() alone.
+  db.exec("BEGIN");
+  db.exec("SELECT count(*) FROM crawl_lease(1000, 60, 2000)");
+  db.exec("INSERT INTO urls(url) VALUES ('http://rowid.example.com/')");
+  const int64_t id = db.getLastInsertRowid();
+  db.exec("COMMIT");
+  EXPECT_EQ(db.getLastInsertRowid(), id);
+
+  SQLite::Database reopened = LoadedDb(path);
+  EXPECT_EQ(Rows(reopened, kEveryRow), Rows(db, kEveryRow));
+  EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
+  // And after optimize, which writes every part at once and empties the log.
+  db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM frontier_log"), 0);
+  EXPECT_EQ(Number(db, "SELECT count(DISTINCT seq) FROM frontier_snapshot"), 1);
+  AddAndLease(db, reddit, 0, 10, 5000);  // known URLs; leases only
+  SQLite::Database after_optimize = LoadedDb(path);
+  EXPECT_EQ(Rows(after_optimize, kEveryRow), Rows(db, kEveryRow));
+}
+
+TEST(FrontierSnapshot, AConnectionLeftBehindTrimmedLogRowsReloads) {
+  std::string path = TempDbPath("frontier_left_behind");
+  SQLite::Database writer = Crawl(path);
+  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 30000);
+  AddAndLease(writer, reddit, 0, 1000, 1000);
+  SQLite::Database reader = LoadedDb(path);
+  ASSERT_EQ(Rows(reader, kEveryRow), Rows(writer, kEveryRow));
+  int64_t first_unread = Number(writer, "SELECT max(seq) + 1 FROM frontier_log");
+  for (size_t start = 1000; start < reddit.size(); start += 1000) {
+    AddAndLease(writer, reddit, start, 1000, 1000 + static_cast<double>(start));
+  }
+  // The rows the reader has not read are partly gone, and no checkpoint bumped the generation.
+  ASSERT_GT(Number(writer, "SELECT min(seq) FROM frontier_log"), first_unread);
+  EXPECT_EQ(Rows(reader, kEveryRow), Rows(writer, kEveryRow));
+  EXPECT_EQ(One(reader, "SELECT crawldb_check()"), "ok");
+  // The reader writes on top of what it reloaded; the writer replays it.
+  reader.exec("SELECT count(*) FROM crawl_lease(100, 60, 99999)");
+  EXPECT_EQ(Rows(writer, kEveryRow), Rows(reader, kEveryRow));
+}
+
+TEST(FrontierSnapshot, TheWholeSnapshotFormatOfVersion1IsRefused) {
+  std::string path = TempDbPath("frontier_version1");
+  {
+    SQLite::Database db = Crawl(path);
+    db.exec("UPDATE frontier_config SET value = '1' WHERE key = 'format_version'");
+  }
+  SQLite::Database db = LoadedDb(path);
+  ExpectError(db, "SELECT count(*) FROM frontier", SQLITE_ERROR,
+              "crawldb_frontier: table 'frontier' has format version 1, older than this build "
+              "reads (2 to 2); export it with the crawldb that wrote it and import it again");
+}
+
+}  // namespace
+}  // namespace crawldb::testing
