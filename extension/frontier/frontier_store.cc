@@ -161,7 +161,7 @@ void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
     *current = *next;
   } else {
     if (next == nullptr) return;
-    records_.Insert(fp, *next);
+    records_[fp] = *next;
     hosts_[next->host].members.insert(fp);
   }
   Index(fp, *next);
@@ -221,12 +221,11 @@ FrontierStore::AddResult FrontierStore::Add(uint64_t fp, std::string_view text,
     PushHostCreated(*host);
   }
   UrlRecord record;
-  record.text_offset = text_.size();
+  record.text_offset = text_.Append(text);
   record.text_length = static_cast<uint32_t>(text.size());
   record.host = *host;
   record.depth = static_cast<uint16_t>(std::min<uint32_t>(depth, UINT16_MAX));
   record.priority = priority;
-  text_.append(text);
   Mutate(fp, &record);
   return AddResult::kAdded;
 }
@@ -340,8 +339,8 @@ void FrontierStore::UndoTo(size_t mark) {
       case UndoEntry::Kind::kUrl: {
         const UrlRecord* current = Find(entry.fp);
         if (!entry.existed && current != nullptr &&
-            current->text_offset + current->text_length == text_.size()) {
-          text_.resize(current->text_offset);  // the add appended this text last
+            current->text_offset + current->text_length == text_.end()) {
+          text_.Truncate(current->text_offset);  // the add appended this text last
         }
         SetRecord(entry.fp, entry.existed ? &entry.record : nullptr);
         break;
@@ -450,9 +449,8 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
           urls::UrlHost(change.text) != hosts_[record.host].name) {
         return Inconsistent("holds a text that is not the URL's", change.fp);
       }
-      record.text_offset = text_.size();
+      record.text_offset = text_.Append(change.text);
       record.text_length = static_cast<uint32_t>(change.text.size());
-      text_.append(change.text);
     }
     SetRecord(change.fp, &record);
   }
@@ -473,7 +471,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       return;
     }
     const Host& host = hosts_[record.host];
-    if (record.text_offset + record.text_length > text_.size()) {
+    if (!text_.Holds(record.text_offset, record.text_length)) {
       problem(absl::StrCat("URL ", sql_fp, " has its text outside the arena"));
       return;
     }
@@ -536,7 +534,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
 
 size_t FrontierStore::MemoryBytes() const {
   size_t bytes = records_.capacity() * (sizeof(uint64_t) + sizeof(UrlRecord) + 1) +
-                 text_.capacity() + hosts_.capacity() * sizeof(Host) +
+                 text_.MemoryBytes() + hosts_.capacity() * sizeof(Host) +
                  timers_.size() * 16 + undo_.capacity() * sizeof(UndoEntry);
   for (const Host& host : hosts_) {
     bytes += host.name.capacity() + host.members.size() * 8 + host.queue.size() * sizeof(QueueKey);

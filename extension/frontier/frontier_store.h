@@ -3,8 +3,8 @@
 //
 // Records are keyed by the URL's fingerprint (url_fingerprint.h), which never changes, unlike the
 // ids of `urls`, which optimize renumbers. Each record (UrlRecord, 48 bytes) holds the crawl state
-// of one URL; its normalised text sits in one append-only arena (text_), so that a lease can hand
-// out the URL without a look-up elsewhere.
+// of one URL; its normalised text sits in one append-only arena (text_arena.h), so that a lease
+// can hand out the URL without a look-up elsewhere.
 //
 // States (the SQL name in brackets) and the one structure each state lives in:
 //   kQueued  (queued)  ready to lease: in its host's queue, ordered by QueueKey
@@ -49,6 +49,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "extension/common/text_arena.h"
 #include "extension/frontier/record_map.h"
 
 namespace crawldb::frontier {
@@ -132,7 +133,7 @@ class FrontierStore {
   size_t size() const { return records_.size(); }
   const UrlRecord* Find(uint64_t fp) const;
   std::string_view Text(const UrlRecord& record) const {
-    return std::string_view(text_).substr(record.text_offset, record.text_length);
+    return text_.View(record.text_offset, record.text_length);
   }
   std::optional<uint32_t> FindHost(std::string_view name) const;
   const Host& host(uint32_t id) const { return hosts_[id]; }
@@ -241,7 +242,7 @@ class FrontierStore {
 
   FrontierPolicy policy_;
   RecordMap<UrlRecord> records_;
-  std::string text_;  // normalised URL texts, appended; deleted texts stay until a reload
+  TextArena text_;  // normalised URL texts, appended; deleted texts stay until a reload
   std::vector<Host> hosts_;
   absl::flat_hash_map<std::string, uint32_t> host_ids_;
   absl::btree_set<std::pair<double, uint64_t>> timers_;  // (due, fp): paper's Qc

@@ -44,8 +44,8 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
                       std::unique_ptr<codecs::EncodedGraph> in) {
   out_ = std::move(out);
   in_ = std::move(in);
-  delta_out_.clear();
-  delta_in_.clear();
+  delta_out_.Clear();
+  delta_in_.Clear();
   tombstones_.clear();
   delta_limit_ = 0;
   delta_arcs_ = 0;
@@ -58,8 +58,7 @@ uint32_t LinkStore::node_limit() const { return std::max(out_->size(), delta_lim
 void LinkStore::List(Direction direction, uint32_t node, std::vector<uint32_t>* list) const {
   const codecs::EncodedGraph& graph = base(direction);
   const DeltaLists& delta = direction == Direction::kOut ? delta_out_ : delta_in_;
-  auto found = delta.find(node);
-  const std::vector<uint32_t>* added = found == delta.end() ? nullptr : &found->second;
+  const std::vector<uint32_t>* added = delta.Find(node);
   if (node < graph.size()) {
     graph.Decode(node, &scratch_);
   } else {
@@ -92,9 +91,8 @@ bool LinkStore::InBase(uint32_t src, uint32_t dst) const {
 }
 
 bool LinkStore::Contains(uint32_t src, uint32_t dst) const {
-  auto found = delta_out_.find(src);
-  if (found != delta_out_.end() &&
-      std::binary_search(found->second.begin(), found->second.end(), dst)) {
+  const std::vector<uint32_t>* added = delta_out_.Find(src);
+  if (added != nullptr && std::binary_search(added->begin(), added->end(), dst)) {
     return true;
   }
   return !tombstones_.contains(ArcKey(src, dst)) && InBase(src, dst);
@@ -106,10 +104,9 @@ void LinkStore::DeltaInsert(DeltaLists* lists, uint32_t node, uint32_t value) {
 }
 
 void LinkStore::DeltaErase(DeltaLists* lists, uint32_t node, uint32_t value) {
-  auto found = lists->find(node);
-  std::vector<uint32_t>& list = found->second;
+  std::vector<uint32_t>& list = *lists->Find(node);
   list.erase(std::lower_bound(list.begin(), list.end(), value));
-  if (list.empty()) lists->erase(found);
+  if (list.empty()) lists->Erase(node);
 }
 
 void LinkStore::ApplyAdd(uint32_t src, uint32_t dst) {
@@ -123,9 +120,8 @@ void LinkStore::ApplyAdd(uint32_t src, uint32_t dst) {
 }
 
 void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
-  auto found = delta_out_.find(src);
-  if (found != delta_out_.end() &&
-      std::binary_search(found->second.begin(), found->second.end(), dst)) {
+  const std::vector<uint32_t>* added = delta_out_.Find(src);
+  if (added != nullptr && std::binary_search(added->begin(), added->end(), dst)) {
     DeltaErase(&delta_out_, src, dst);
     DeltaErase(&delta_in_, dst, src);
     --delta_arcs_;
@@ -195,19 +191,18 @@ std::vector<codecs::Arc> LinkStore::Arcs() const {
 void LinkStore::Check(std::vector<std::string>* problems) const {
   auto problem = [&](std::string text) { problems->push_back(absl::StrCat("links: ", text)); };
   size_t mirrored = 0;
-  for (const auto& [src, targets] : delta_out_) {
+  delta_out_.ForEach([&](uint32_t src, const std::vector<uint32_t>& targets) {
     for (uint32_t dst : targets) {
-      auto found = delta_in_.find(dst);
-      if (found == delta_in_.end() ||
-          !std::binary_search(found->second.begin(), found->second.end(), src)) {
+      const std::vector<uint32_t>* sources = delta_in_.Find(dst);
+      if (sources == nullptr || !std::binary_search(sources->begin(), sources->end(), src)) {
         problem(absl::StrCat("delta arc ", src, " -> ", dst, " is missing from the in-delta"));
       }
       if (InBase(src, dst)) problem(absl::StrCat("delta arc ", src, " -> ", dst, " is in the base"));
       ++mirrored;
     }
-  }
+  });
   size_t in_arcs = 0;
-  for (const auto& [dst, sources] : delta_in_) in_arcs += sources.size();
+  delta_in_.ForEach([&](uint32_t, const std::vector<uint32_t>& sources) { in_arcs += sources.size(); });
   if (mirrored != delta_arcs_ || in_arcs != delta_arcs_) {
     problem(absl::StrCat("delta holds ", mirrored, " out and ", in_arcs, " in arcs, counted ",
                          delta_arcs_));
@@ -243,7 +238,9 @@ size_t LinkStore::MemoryBytes() const {
   size_t bytes = (out_->SizeBits().Total() + in_->SizeBits().Total()) / 8;
   for (const DeltaLists* lists : {&delta_out_, &delta_in_}) {
     bytes += lists->capacity() * (sizeof(uint32_t) + sizeof(std::vector<uint32_t>) + 1);
-    for (const auto& [node, list] : *lists) bytes += list.capacity() * sizeof(uint32_t);
+    lists->ForEach([&](uint32_t, const std::vector<uint32_t>& list) {
+      bytes += list.capacity() * sizeof(uint32_t);
+    });
   }
   return bytes + tombstones_.capacity() * (sizeof(uint64_t) + 1) +
          undo_.capacity() * sizeof(LinkChange);

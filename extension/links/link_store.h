@@ -21,8 +21,8 @@
 #include <memory>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "extension/common/split_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "codecs/adjacency_codec.h"
@@ -89,7 +89,11 @@ class LinkStore {
   size_t MemoryBytes() const;
 
  private:
-  using DeltaLists = absl::flat_hash_map<uint32_t, std::vector<uint32_t>>;
+  // Node ids are dense: a multiplicative hash spreads them over the parts.
+  struct DeltaPartOf {
+    size_t operator()(uint32_t node) const { return (node * 0x9E3779B9u) >> (32 - 10); }
+  };
+  using DeltaLists = SplitHashMap<uint32_t, std::vector<uint32_t>, DeltaPartOf, 10>;
   static uint64_t ArcKey(uint32_t src, uint32_t dst) { return uint64_t{src} << 32 | dst; }
   bool InBase(uint32_t src, uint32_t dst) const;
   // Inserts / erases `value` in the sorted delta list of `node`.

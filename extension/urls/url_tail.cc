@@ -4,43 +4,41 @@
 
 namespace crawldb::urls {
 
-UrlTail::UrlTail() : offsets_{0}, index_(0, KeyHash{this}, KeyEq{this}) {}
+UrlTail::UrlTail() : index_(0, SlotHash{}, SlotEq{this}) {}
 
-size_t UrlTail::KeyHash::operator()(std::string_view key) const {
-  return XXH3_64bits(key.data(), key.size());
+uint32_t UrlTail::KeyHash32(std::string_view key) {
+  return static_cast<uint32_t>(XXH3_64bits(key.data(), key.size()) >> 32);
 }
 
 std::optional<size_t> UrlTail::Find(std::string_view key) const {
   auto it = index_.find(key);
   if (it == index_.end()) return std::nullopt;
-  return *it;
+  return it->index;
 }
 
 size_t UrlTail::Append(std::string_view key) {
-  arena_.append(key);
-  offsets_.push_back(static_cast<uint32_t>(arena_.size()));
-  uint32_t index = static_cast<uint32_t>(size() - 1);
-  index_.insert(index);
+  entries_.push_back({arena_.Append(key), key.size()});
+  const size_t index = size() - 1;
+  index_.insert(SlotOf(index));
   return index;
 }
 
-void UrlTail::Unindex(size_t index) { index_.erase(static_cast<uint32_t>(index)); }
+void UrlTail::Unindex(size_t index) { index_.erase(SlotOf(index)); }
 
-void UrlTail::Reindex(size_t index) { index_.insert(static_cast<uint32_t>(index)); }
+void UrlTail::Reindex(size_t index) { index_.insert(SlotOf(index)); }
 
 void UrlTail::Truncate(size_t new_size) {
   for (size_t i = new_size; i < size(); ++i) {
     // Erase by index, not by key: an older entry with the same key may be the indexed one.
-    auto it = index_.find(Key(i));
-    if (it != index_.end() && *it == i) index_.erase(it);
+    index_.erase(SlotOf(i));
   }
-  arena_.resize(offsets_[new_size]);
-  offsets_.resize(new_size + 1);
+  if (new_size < size()) arena_.Truncate(entries_[new_size].offset);
+  entries_.resize(new_size);
 }
 
 size_t UrlTail::MemoryBytes() const {
-  return arena_.capacity() + offsets_.capacity() * sizeof(uint32_t) +
-         index_.capacity() * (sizeof(uint32_t) + 1);
+  return arena_.MemoryBytes() + entries_.capacity() * sizeof(Entry) +
+         index_.capacity() * (sizeof(Slot) + 1);
 }
 
 }  // namespace crawldb::urls

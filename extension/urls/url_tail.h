@@ -1,10 +1,13 @@
 // The URLs added since the last optimize, in arrival order (design.md §2: they get the next ids).
 //
 // Entry i holds the canonical key of the URL with id first_id + i (the store decides first_id).
-// Keys are packed in one arena (no std::string per URL); a hash set of entry indices, hashed by
-// key, answers "which entry holds this key". An entry can be taken out of the hash set
-// (Unindex) when its URL was deleted and added again, so that the newer entry is the one found.
-// Memory: the key bytes + 4 bytes of offset + about 5 bytes of hash set per entry.
+// Keys are packed in an arena of fixed chunks (text_arena.h; no std::string per URL); a hash set of (entry index, 32-bit key
+// hash) answers "which entry holds this key". Keeping the hash in the set means that growing
+// the set never reads a key again (a rehash of millions of entries would otherwise read and hash
+// every key, a pause of half a second at 3.7 M URLs), and that a look-up compares key bytes only
+// when the hashes agree. An entry can be taken out of the hash set (Unindex) when its URL was
+// deleted and added again, so that the newer entry is the one found.
+// Memory: the key bytes + 8 bytes of offset and length + about 10 bytes of hash set per entry.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "extension/common/text_arena.h"
 
 namespace crawldb::urls {
 
@@ -25,9 +29,9 @@ class UrlTail {
   UrlTail(const UrlTail&) = delete;
   UrlTail& operator=(const UrlTail&) = delete;
 
-  size_t size() const { return offsets_.size() - 1; }
+  size_t size() const { return entries_.size(); }
   std::string_view Key(size_t index) const {
-    return std::string_view(arena_).substr(offsets_[index], offsets_[index + 1] - offsets_[index]);
+    return arena_.View(entries_[index].offset, entries_[index].length);
   }
 
   // The indexed entry holding `key`, if any.
@@ -48,28 +52,39 @@ class UrlTail {
   size_t MemoryBytes() const;
 
  private:
-  // Hash and equality over entry indices and over keys, so that the set stores 4-byte indices
-  // and is searched by key.
-  struct KeyHash {
-    using is_transparent = void;
-    const UrlTail* tail;
-    size_t operator()(uint32_t index) const { return (*this)(tail->Key(index)); }
-    size_t operator()(std::string_view key) const;
+  struct Slot {
+    uint32_t index;  // the entry
+    uint32_t hash;   // KeyHash32 of its key
   };
-  struct KeyEq {
+  static uint32_t KeyHash32(std::string_view key);
+  // Hash and equality over slots and over keys: the set is searched by key (Find) and by slot
+  // (Unindex, Truncate: the index decides).
+  struct SlotHash {
+    using is_transparent = void;
+    static size_t Spread(uint32_t hash) { return uint64_t{hash} * 0x9E3779B97F4A7C15u; }
+    size_t operator()(const Slot& slot) const { return Spread(slot.hash); }
+    size_t operator()(std::string_view key) const { return Spread(KeyHash32(key)); }
+  };
+  struct SlotEq {
     using is_transparent = void;
     const UrlTail* tail;
-    template <typename A, typename B>
-    bool operator()(const A& a, const B& b) const {
-      return View(a) == View(b);
+    bool operator()(const Slot& a, const Slot& b) const { return a.index == b.index; }
+    bool operator()(const Slot& slot, std::string_view key) const {
+      return slot.hash == KeyHash32(key) && tail->Key(slot.index) == key;
     }
-    std::string_view View(uint32_t index) const { return tail->Key(index); }
-    std::string_view View(std::string_view key) const { return key; }
+    bool operator()(std::string_view key, const Slot& slot) const { return (*this)(slot, key); }
   };
+  Slot SlotOf(size_t index) const {
+    return {static_cast<uint32_t>(index), KeyHash32(Key(index))};
+  }
 
-  std::string arena_;              // every key, back to back
-  std::vector<uint32_t> offsets_;  // entry i is arena_[offsets_[i], offsets_[i + 1])
-  absl::flat_hash_set<uint32_t, KeyHash, KeyEq> index_;
+  struct Entry {
+    uint64_t offset : 43;  // of the key in arena_
+    uint64_t length : 21;  // bytes of the key (at most codecs::kMaxUrlKeyBytes)
+  };
+  TextArena arena_;              // every key
+  std::vector<Entry> entries_;
+  absl::flat_hash_set<Slot, SlotHash, SlotEq> index_;
 };
 
 }  // namespace crawldb::urls
