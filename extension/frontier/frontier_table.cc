@@ -90,6 +90,7 @@ enum Slot {
   kLogBytes,
   kSnapshotBytes,
   kAppendLink,
+  kInsertUrl,
   kSlotCount,
 };
 
@@ -294,12 +295,13 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
 // ---------------------------------------------------------------------------------------------
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                             FrontierPolicy policy, double lease_s)
+                             std::string urls_name, FrontierPolicy policy, double lease_s)
     : LoggedTable(db, kFrontierModule, args.schema, args.table),
       db_(db),
       connection_(connection),
       schema_(args.schema),
       name_(args.table),
+      urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
       store_(policy) {
   statements_ = MakeStatements();
@@ -336,6 +338,8 @@ std::unique_ptr<StatementCache> FrontierTable::MakeStatements() const {
   sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
   sql[kSnapshotBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", snapshot);
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
+  sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema_), ".",
+                                 QuoteIdentifier(urls_name_), "(url) VALUES (?1)");
   return std::make_unique<StatementCache>(db_, kFrontierModule, std::move(sql));
 }
 
@@ -366,11 +370,9 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
   policy.max_depth = options.Integer("max_depth");
   policy.max_attempts = options.Integer("max_attempts");
   policy.retry_base_s = options.Real("retry_base");
-  auto table = std::unique_ptr<FrontierTable>(
-      new FrontierTable(db, static_cast<Connection*>(aux), args, policy,
-                        static_cast<double>(options.Integer("lease"))));
-  table->urls_name_ = options.Text("urls table");
-  return table;
+  return std::unique_ptr<FrontierTable>(
+      new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"),
+                        policy, static_cast<double>(options.Integer("lease"))));
 }
 
 bool FrontierTable::IsShadowName(absl::string_view suffix) {
@@ -723,8 +725,57 @@ absl::Status FrontierTable::Update(int argc, sqlite3_value** argv, sqlite3_int64
   if (sqlite3_value_type(columns[kColumnCommand]) != SQLITE_NULL) {
     return RunCommand(ToAbsl(TextOfValue(columns[kColumnCommand])), columns);
   }
-  return UserError(kFrontierModule, "rows are added by crawl_add, not by INSERT",
-                   "SELECT crawl_add(url [, parent_url [, priority]])");
+  return InsertRow(columns, rowid);
+}
+
+absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* rowid) {
+  for (int column : {kColumnId, kColumnHost, kColumnDepth, kColumnState, kColumnDue,
+                     kColumnAttempts, kColumnStatus}) {
+    if (sqlite3_value_type(columns[column]) != SQLITE_NULL) {
+      return UserError(kFrontierModule, "INSERT takes url and priority only",
+                       "the other columns are the crawl's state");
+    }
+  }
+  for (int column = kColumnParent; column < kColumnCount; ++column) {
+    if (sqlite3_value_type(columns[column]) != SQLITE_NULL) {
+      return UserError(kFrontierModule, "INSERT takes url and priority only",
+                       "SELECT crawl_add(url, parent_url, priority) adds a URL found on a page");
+    }
+  }
+  sqlite3_value* text = columns[kColumnUrl];
+  if (sqlite3_value_type(text) != SQLITE_TEXT) {
+    return ConstraintError(kFrontierModule, "url must be text");
+  }
+  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOfValue(text));
+  if (!url.ok()) {
+    return ConstraintError(kFrontierModule, absl::StrCat("invalid URL: ", url.status().message()));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t priority, Integer(columns[kColumnPriority], 0, INT32_MIN,
+                                                     INT32_MAX, "priority"));
+  const uint64_t fp = urls::UrlFingerprint(url->text());
+  *rowid = urls::FingerprintToSql(fp);
+  AddPlan plan = PlanAdd(*url, nullptr);
+  if (plan.known) {
+    // OR REPLACE keeps the URL's crawl state and takes the new priority.
+    if (sqlite3_vtab_on_conflict(db_) == SQLITE_REPLACE) {
+      store_.SetPriority(fp, static_cast<int32_t>(priority));
+      return absl::OkStatus();
+    }
+    return ConstraintError(kFrontierModule,
+                           absl::StrCat("'", ToAbsl(url->text()), "' is already in the frontier"),
+                           "use INSERT OR IGNORE to skip known URLs");
+  }
+  if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kInsertUrl));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url->text())));
+    CRAWLDB_RETURN_IF_ERROR(insert.Run());
+  }
+  if (store_.Add(fp, url->text(), url->host(), plan.depth, static_cast<int32_t>(priority)) !=
+      FrontierStore::AddResult::kAdded) {
+    return absl::InternalError("crawldb_frontier: INSERT disagrees with its plan");
+  }
+  return absl::OkStatus();
 }
 
 absl::Status FrontierTable::UpdateRow(int argc, sqlite3_value** argv) {

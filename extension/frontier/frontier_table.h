@@ -29,7 +29,10 @@
 //   INSERT INTO frontier(frontier) VALUES ('optimize')   checkpoint (outside a transaction)
 // The SQL functions (frontier_functions.h) are written with these command rows; each leaves its
 // outcome in this table's per-connection slot (last_add(), last_lease(), last_confirm()).
-// A plain INSERT of a row is refused: use crawl_add, which also inserts into `urls`.
+//   INSERT INTO frontier(url [, priority]) VALUES (...)
+//                                          a seed: as crawl_add(url, NULL, priority), but a known
+//                                          or refused URL is a constraint error (OR IGNORE skips
+//                                          it; OR REPLACE sets a known URL's priority)
 //
 // Shadow tables (formats owned by the headers named; format version 2, version 1 is refused):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
@@ -148,8 +151,8 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   int last_confirm() const { return last_confirm_; }
 
  private:
-  FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, FrontierPolicy policy,
-                double lease_s);
+  FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
+                FrontierPolicy policy, double lease_s);
   std::unique_ptr<StatementCache> MakeStatements() const;
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
@@ -158,6 +161,7 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);
   absl::Status UpdateRow(int argc, sqlite3_value** argv);
+  absl::Status InsertRow(sqlite3_value** columns, sqlite3_int64* rowid);
   absl::Status AppendLink(uint64_t parent_fp, uint64_t fp);
 
   // The incremental snapshot (see the top of this file).

@@ -177,9 +177,6 @@ TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
               "crawl_lease: argument 1 (n) must be an integer from 1 to 100000, got an integer");
   ExpectError(db, "SELECT * FROM crawl_lease(1, -5)", SQLITE_ERROR,
               "crawl_lease: argument 2 (lease_s) must be a positive number, got an integer");
-  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://a.com/')", SQLITE_ERROR,
-              "crawldb_frontier: rows are added by crawl_add, not by INSERT; "
-              "SELECT crawl_add(url [, parent_url [, priority]])");
   ExpectError(db, "INSERT INTO frontier(frontier) VALUES ('vacuum')", SQLITE_ERROR,
               "crawldb_frontier: unknown command 'vacuum'; the commands are add, lease, confirm, "
               "host and optimize");
@@ -192,6 +189,66 @@ TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
   ExpectError(bare, "SELECT crawl_add('http://a.com/')", SQLITE_ERROR,
               "crawl_add: there is no crawldb_frontier table named 'frontier'; create it with "
               "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
+}
+
+TEST(FrontierVtab, PlainInsertAddsSeedsAndFollowsTheConflictClause) {
+  SQLite::Database db = Crawl(", host_budget=3");
+  // Real scraped URLs, junk included, in one statement: valid new ones become seeds.
+  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 300);
+  db.exec("CREATE TEMP TABLE scraped(url TEXT)");
+  SQLite::Statement stage(db, "INSERT INTO scraped VALUES (?)");
+  for (const std::string& url : reddit) {
+    stage.bind(1, url);
+    stage.exec();
+    stage.reset();
+  }
+  db.exec("INSERT INTO scraped VALUES ('mailto:someone@example.com'), ('javascript:void(0)'), (NULL)");
+  db.exec("INSERT OR IGNORE INTO frontier(url, priority) SELECT url, 2 FROM scraped");
+  // What crawl_add would have taken: the same URLs, the same host budget.
+  SQLite::Database oracle = Crawl(", host_budget=3");
+  for (const std::string& url : reddit) Add(oracle, url, "", "2");
+  EXPECT_EQ(Rows(db, "SELECT url, host, depth, priority, state FROM frontier ORDER BY url"),
+            Rows(oracle, "SELECT url, host, depth, priority, state FROM frontier ORDER BY url"));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE id IS NULL OR priority != 2 OR depth != 1"), "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), One(db, "SELECT count(*) FROM frontier"));
+
+  db.exec("INSERT INTO frontier(url, priority) VALUES ('HTTP://Seed.Example.ORG:80/a/../b', -4)");
+  EXPECT_EQ(One(db, "SELECT last_insert_rowid() = url_fp('http://seed.example.org/b')"), "1");
+  EXPECT_EQ(One(db, "SELECT depth || ' ' || priority || ' ' || state || ' ' || (id = url_id(url)) "
+                    "FROM frontier WHERE url = 'http://seed.example.org/b'"),
+            "1 -4 queued 1");
+  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://seed.example.org/b')", SQLITE_CONSTRAINT,
+              "crawldb_frontier: 'http://seed.example.org/b' is already in the frontier; use "
+              "INSERT OR IGNORE to skip known URLs");
+  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://seed.example.org/' || char(0))",
+              SQLITE_CONSTRAINT, "crawldb_frontier: invalid URL: " +
+              One(db, "SELECT url_problem('http://seed.example.org/' || char(0))"));
+  ExpectError(db, "INSERT INTO frontier(url) VALUES (42)", SQLITE_CONSTRAINT,
+              "crawldb_frontier: url must be text");
+  ExpectError(db, "INSERT INTO frontier(url, priority) VALUES ('http://seed.example.org/c', 'high')",
+              SQLITE_ERROR, "crawldb_frontier: priority must be an integer from -2147483648 to 2147483647");
+  ExpectError(db, "INSERT INTO frontier(url, state) VALUES ('http://seed.example.org/c', 'done')",
+              SQLITE_ERROR, "crawldb_frontier: INSERT takes url and priority only; the other "
+              "columns are the crawl's state");
+  db.exec("INSERT INTO frontier(url) VALUES ('http://budget.example.net/1'), "
+          "('http://budget.example.net/2'), ('http://budget.example.net/3')");
+  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://budget.example.net/4')", SQLITE_CONSTRAINT,
+              "crawldb_frontier: host budget: host budget.example.net already holds 3 URLs: "
+              "http://budget.example.net/4");
+  // OR REPLACE keeps the crawl state and takes the new priority.
+  db.exec("SELECT count(*) FROM crawl_lease(1000, 60, 1000)");
+  db.exec("INSERT OR REPLACE INTO frontier(url, priority) VALUES ('http://seed.example.org/b', 9)");
+  EXPECT_EQ(One(db, "SELECT priority || ' ' || state FROM frontier WHERE url = 'http://seed.example.org/b'"),
+            "9 leased");
+  // A rolled-back INSERT leaves neither table changed.
+  std::string urls_before = One(db, "SELECT count(*) FROM urls");
+  db.exec("BEGIN");
+  db.exec("INSERT INTO frontier(url) VALUES ('http://rolled.example.com/')");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE host = 'rolled.example.com'"), "1");
+  db.exec("ROLLBACK");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE host = 'rolled.example.com'"), "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), urls_before);
+  ExpectChecked(db);
 }
 
 TEST(FrontierVtab, LeaseConfirmRecrawlAndBackOff) {
