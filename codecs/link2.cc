@@ -64,8 +64,9 @@ class Link2Graph final : public EncodedGraph {
     arc_count_ = 0;
     std::vector<uint32_t> list;
     uint64_t position = 0;
+    ListStarts::LengthReader lengths(starts_);
     for (uint32_t v = 0; v < node_count_; ++v) {
-      const uint64_t end = position + starts_.Length(v);
+      const uint64_t end = position + lengths.Next();
       list.clear();
       if (!ReadList(v, position, end, &list)) {
         return Corrupt(absl::StrCat("the list of node ", v, " is corrupt"));
@@ -79,10 +80,10 @@ class Link2Graph final : public EncodedGraph {
  private:
   class Scanner final : public ListScanner {
    public:
-    explicit Scanner(const Link2Graph* graph) : graph_(graph) {}
+    explicit Scanner(const Link2Graph* graph) : graph_(graph), lengths_(graph->starts_) {}
     bool Next(absl::Span<const uint32_t>* list) override {
       if (node_ == graph_->node_count_) return false;
-      const uint64_t end = position_ + graph_->starts_.Length(node_);
+      const uint64_t end = position_ + lengths_.Next();
       list_.clear();
       graph_->ReadList(node_, position_, end, &list_);
       position_ = end;
@@ -93,6 +94,7 @@ class Link2Graph final : public EncodedGraph {
 
    private:
     const Link2Graph* graph_;
+    ListStarts::LengthReader lengths_;
     uint32_t node_ = 0;
     uint64_t position_ = 0;  // Nybble where the list of node_ begins.
     std::vector<uint32_t> list_;

@@ -71,6 +71,28 @@ class NybbleRecords {
     return ReadGapList(node, node_count, data, *adds_begin, end, list) && MergeAdds(kept, list);
   }
 
+  bool ReadFields(bool relative, uint32_t node, uint32_t node_count, absl::Span<const uint8_t> data,
+                  uint64_t begin, uint64_t end, size_t representative_size, RecordFields* fields,
+                  uint64_t* adds_begin) const {
+    fields->deletes.clear();
+    fields->adds.clear();
+    *adds_begin = begin;
+    if (relative) {
+      NybbleReader in(data, end);
+      in.Seek(begin);
+      const uint64_t count = in.ReadNybble();
+      const auto next_gap = [&in](uint64_t* gap) {
+        *gap = in.ReadNybble();
+        return in.ok();
+      };
+      if (!in.ok() || !ReadDeletedIndices(count, representative_size, next_gap, &fields->deletes)) {
+        return false;
+      }
+      *adds_begin = in.position();
+    }
+    return ReadGapList(node, node_count, data, *adds_begin, end, &fields->adds);
+  }
+
   int64_t DegreeChange(bool relative, absl::Span<const uint8_t> data, uint64_t begin,
                        uint64_t end) const {
     int64_t deleted = 0;

@@ -143,21 +143,26 @@ class HuffmanRecords {
     }
     *adds_begin = in.position();
     const size_t kept = list->size();
-    uint64_t id = 0;  // The last id added.
-    for (bool first = true; in.position() < end; first = false) {
-      uint64_t value;
-      if (!ReadValue(first ? kFirst : kGap, in, end, &value)) return false;
-      if (first) {
-        const uint64_t magnitude = value >> 1;
-        if (value & 1 ? magnitude > node : magnitude >= uint64_t{node_count} - node) return false;
-        id = value & 1 ? node - magnitude : node + magnitude;
-      } else {
-        if (value >= node_count - id - 1) return false;  // id + value + 1 < node_count.
-        id += value + 1;
+    return ReadAdds(node, node_count, end, in, list) && MergeAdds(kept, list);
+  }
+
+  bool ReadFields(bool relative, uint32_t node, uint32_t node_count, absl::Span<const uint8_t> data,
+                  uint64_t begin, uint64_t end, size_t representative_size, RecordFields* fields,
+                  uint64_t* adds_begin) const {
+    fields->deletes.clear();
+    fields->adds.clear();
+    BitReader in(data);
+    in.Seek(begin);
+    if (relative) {
+      uint64_t count;
+      const auto next_gap = [&](uint64_t* gap) { return ReadValue(kDeleteGap, in, end, gap); };
+      if (!ReadValue(kDeleteCount, in, end, &count) ||
+          !ReadDeletedIndices(count, representative_size, next_gap, &fields->deletes)) {
+        return false;
       }
-      list->push_back(static_cast<uint32_t>(id));
     }
-    return MergeAdds(kept, list);
+    *adds_begin = in.position();
+    return ReadAdds(node, node_count, end, in, &fields->adds);
   }
 
   int64_t DegreeChange(bool relative, absl::Span<const uint8_t> data, uint64_t begin,
@@ -179,6 +184,27 @@ class HuffmanRecords {
   }
 
  private:
+  // Appends the adds of node `node`, from the reader's position to `end`, to *list; false if
+  // corrupt.
+  bool ReadAdds(uint32_t node, uint32_t node_count, uint64_t end, BitReader& in,
+                std::vector<uint32_t>* list) const {
+    uint64_t id = 0;  // The last id added.
+    for (bool first = true; in.position() < end; first = false) {
+      uint64_t value;
+      if (!ReadValue(first ? kFirst : kGap, in, end, &value)) return false;
+      if (first) {
+        const uint64_t magnitude = value >> 1;
+        if (value & 1 ? magnitude > node : magnitude >= uint64_t{node_count} - node) return false;
+        id = value & 1 ? node - magnitude : node + magnitude;
+      } else {
+        if (value >= node_count - id - 1) return false;  // id + value + 1 < node_count.
+        id += value + 1;
+      }
+      list->push_back(static_cast<uint32_t>(id));
+    }
+    return true;
+  }
+
   // Reads one field; false if the reader failed or the field ran past `end`.
   bool ReadValue(Table table, BitReader& in, uint64_t end, uint64_t* value) const {
     const HuffmanCode& code = tables_[table];

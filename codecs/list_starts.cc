@@ -273,16 +273,13 @@ ListStarts::Range ListStarts::Get(uint32_t node) const {
   return {begin, begin + Field(record, layout.width, j, node)};
 }
 
-uint64_t ListStarts::Length(uint32_t node) const {
-  const Layout& layout = Find(node);
-  const uint32_t i = node - layout.first_node;
-  const uint8_t* body = bytes_.data() + layout.offset;
-  if (layout.width == 32) {
-    return LoadLittleEndian<uint32_t>(body + 4 * (uint64_t{i} + 1)) -
-           LoadLittleEndian<uint32_t>(body + 4 * uint64_t{i});
-  }
-  const uint32_t p = entries_per_record_;
-  return Field(body + (i / p) * RecordBytes(layout.width, p), layout.width, i % p, node);
+void ListStarts::LengthReader::EnterPartition() {
+  const Layout& layout = starts_->layouts_[partition_++];
+  left_in_partition_ = layout.node_count;
+  left_in_record_ = 0;
+  width_ = layout.width;
+  escape_ = width_ == 32 ? 0 : Escape(width_);
+  at_ = starts_->bytes_.data() + layout.offset;
 }
 
 absl::StatusOr<ListStarts> BuildLinkStarts(absl::Span<const uint32_t> lengths,

@@ -221,6 +221,11 @@ class NybbleReader {
     std::memcpy(&word, data_ + byte, 8);
     if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
     word >>= 4 * (position_ & 1);
+    if ((word & 1) != 0 && position_ < end_) {  // One nybble, the most common code.
+      ++position_;
+      *value = (word >> 1) & 7;
+      return true;
+    }
     const uint64_t stops = word & internal::kStopBits;
     if (stops == 0) return false;
     const int length = std::countr_zero(stops) / 4 + 1;

@@ -31,7 +31,11 @@
 //   bool ApplyRecord(bool relative, uint32_t node, uint32_t node_count, data, begin, end,
 //                    std::vector<uint32_t>* list, uint64_t* adds_begin) const;
 //       rebuilds the list in place from the record after its ref: *list holds the
-//       representative (relative) or nothing (absolute); false if corrupt
+//       representative (relative) or nothing (absolute); false if corrupt (Decode)
+//   bool ReadFields(bool relative, uint32_t node, uint32_t node_count, data, begin, end,
+//                   size_t representative_size, RecordFields* fields, uint64_t* adds_begin) const;
+//       reads the record after its ref into *fields (reference_lists.h; no deletes when
+//       absolute) for RebuildList; false if corrupt (the sequential scan and the load's check)
 //   int64_t DegreeChange(bool relative, data, begin, end) const;
 //       |adds| − del_count of a checked record, from after its ref
 #pragma once
@@ -229,24 +233,32 @@ class ReferenceGraph final : public EncodedGraph {
   }
 
   // Decodes the lists in node order, keeping the last K + 1 of them, so that a representative
-  // (at most K back) is at hand instead of decoded again.
+  // (at most K back) is at hand instead of decoded again: each list is rebuilt out of place
+  // from its representative, or is its adds.
   class Cursor {
    public:
-    explicit Cursor(const ReferenceGraph* graph) : graph_(graph), ring_(graph->window_ + 1) {}
+    explicit Cursor(const ReferenceGraph* graph)
+        : graph_(graph),
+          lengths_(graph->starts_),
+          ring_(graph->window_ + 1),
+          sizes_(graph->window_ + 1),
+          ring_size_(graph->window_ + 1),
+          slot_(graph->window_) {}
 
     uint32_t node() const { return node_; }
-    const std::vector<uint32_t>& last() const { return *last_; }
+    absl::Span<const uint32_t> last() const { return {ring_[slot_].data(), sizes_[slot_]}; }
 
     // Decodes list node() (< size()) into last() and moves to the next node. With `checks`,
     // also verifies the ref and the chain and tallies the record; false if corrupt.
     bool Advance(Checks* checks) {
       const uint32_t v = node_++;
       const uint64_t begin = position_;
-      const uint64_t end = begin + graph_->starts_.Length(v);
+      const uint64_t end = begin + lengths_.Next();
       position_ = end;
-      std::vector<uint32_t>& list = ring_[v % ring_.size()];
-      last_ = &list;
-      list.clear();
+      slot_ = slot_ + 1 == ring_size_ ? 0 : slot_ + 1;
+      std::vector<uint32_t>& list = ring_[slot_];
+      size_t& size = sizes_[slot_];
+      size = 0;
       if (begin == end) {
         if (checks != nullptr) checks->chain[v] = 0;
         return true;
@@ -260,14 +272,25 @@ class ReferenceGraph final : public EncodedGraph {
         if (chain > graph_->max_chain_) return false;
         checks->chain[v] = static_cast<uint8_t>(chain);
       }
-      if (ref != 0) list = ring_[(v - ref) % ring_.size()];
+      const size_t from = slot_ >= ref ? slot_ - ref : slot_ + ring_size_ - ref;
+      const absl::Span<const uint32_t> representative =
+          ref == 0 ? absl::Span<const uint32_t>()
+                   : absl::Span<const uint32_t>(ring_[from].data(), sizes_[from]);
       uint64_t adds_begin;
-      if (!graph_->format_.ApplyRecord(ref != 0, v, graph_->node_count_, graph_->data_, after_ref,
-                                       end, &list, &adds_begin)) {
+      if (!graph_->format_.ReadFields(ref != 0, v, graph_->node_count_, graph_->data_, after_ref,
+                                      end, representative.size(), &fields_, &adds_begin)) {
         return false;
       }
+      if (ref == 0) {
+        list.swap(fields_.adds);  // The list is its adds; the old list's memory serves next.
+        size = list.size();
+      } else {
+        size = representative.size() - fields_.deletes.size() + fields_.adds.size();
+        if (list.size() < size) list.resize(size);
+        if (!RebuildList(representative, fields_.deletes, fields_.adds, list.data())) return false;
+      }
       if (checks != nullptr) {
-        checks->arcs += list.size();
+        checks->arcs += size;
         checks->tally.refs += after_ref - begin;
         checks->tally.deletes += adds_begin - after_ref;
         checks->tally.adds += end - adds_begin;
@@ -277,8 +300,13 @@ class ReferenceGraph final : public EncodedGraph {
 
    private:
     const ReferenceGraph* graph_;
-    std::vector<std::vector<uint32_t>> ring_;  // List v in slot v mod (K + 1).
-    const std::vector<uint32_t>* last_ = nullptr;
+    ListStarts::LengthReader lengths_;
+    // List v in slot v mod (K + 1): the first sizes_[slot] ids of the slot's vector.
+    std::vector<std::vector<uint32_t>> ring_;
+    std::vector<size_t> sizes_;
+    size_t ring_size_;  // K + 1.
+    size_t slot_;       // The slot of list node() − 1, v mod (K + 1) for list v.
+    RecordFields fields_;
     uint32_t node_ = 0;
     uint64_t position_ = 0;  // Where the record of node_ begins.
   };

@@ -24,6 +24,37 @@ void Diff(absl::Span<const uint32_t> from, absl::Span<const uint32_t> to,
   for (; k < to.size(); ++k) adds->push_back(to[k]);
 }
 
+bool RebuildList(absl::Span<const uint32_t> representative, absl::Span<const uint32_t> deletes,
+                 absl::Span<const uint32_t> adds, uint32_t* out) {
+  const uint32_t* kept = representative.data();
+  const uint32_t* add = adds.data();
+  const uint32_t* const adds_end = add + adds.size();
+  // Moves the kept elements up to `stop` to out, each add below one of them before it.
+  const auto keep_until = [&](const uint32_t* stop) {
+    while (kept < stop) {
+      if (add == adds_end) {
+        out = std::copy(kept, stop, out);
+        kept = stop;
+        return true;
+      }
+      const uint32_t next_add = *add;
+      while (kept < stop && *kept < next_add) *out++ = *kept++;
+      if (kept == stop) return true;
+      if (*kept == next_add) return false;
+      *out++ = next_add;
+      ++add;
+    }
+    return true;
+  };
+  for (uint32_t index : deletes) {
+    if (!keep_until(representative.data() + index)) return false;
+    ++kept;
+  }
+  if (!keep_until(representative.data() + representative.size())) return false;
+  std::copy(add, adds_end, out);
+  return true;
+}
+
 bool MergeAdds(size_t kept, std::vector<uint32_t>* list) {
   std::vector<uint32_t>& ids = *list;
   const size_t added = ids.size() - kept;

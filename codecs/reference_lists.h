@@ -100,6 +100,39 @@ bool DeleteIndices(uint64_t count, NextGap next_gap, std::vector<uint32_t>* list
   return true;
 }
 
+// A record's deletes and adds, read for RebuildList; the buffers are reused from record to
+// record.
+struct RecordFields {
+  std::vector<uint32_t> deletes;  // Indices into the representative, strictly increasing.
+  std::vector<uint32_t> adds;     // Ids, strictly increasing.
+};
+
+// Reads `count` deleted indices of a representative of `size` elements, one gap at a time by
+// next_gap(&gap) (false on a read error), into *deletes (replaced), strictly increasing. False
+// when the deletes are corrupt, as for DeleteIndices.
+template <typename NextGap>
+bool ReadDeletedIndices(uint64_t count, size_t size, NextGap next_gap,
+                        std::vector<uint32_t>* deletes) {
+  deletes->clear();
+  if (count > size) return false;
+  uint64_t read = 0;  // One past the last deleted index.
+  for (uint64_t k = 0; k < count; ++k) {
+    uint64_t gap;
+    if (!next_gap(&gap) || gap >= size - read) return false;
+    deletes->push_back(static_cast<uint32_t>(read + gap));
+    read += gap + 1;
+  }
+  return true;
+}
+
+// Rebuilds a list out of place: writes to `out` the elements of `representative` but those at
+// the indices `deletes` (strictly increasing, each below representative.size()), merged with
+// `adds` (strictly increasing). `out` has room for representative.size() − deletes.size() +
+// adds.size() ids and overlaps none of the inputs. False if an add is also a kept element
+// (`out` then holds some ids).
+bool RebuildList(absl::Span<const uint32_t> representative, absl::Span<const uint32_t> deletes,
+                 absl::Span<const uint32_t> adds, uint32_t* out);
+
 // *list holds kept elements [0, kept) then adds, both strictly increasing: merges them in place
 // into one strictly increasing list. False if an add is also a kept element (*list then holds
 // some ids). Needs no memory beyond *list: the adds move to the very end, and the merge fills

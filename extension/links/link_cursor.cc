@@ -9,7 +9,9 @@ namespace crawldb::links {
 namespace {
 
 enum Plan { kPlanScan, kPlanKey, kPlanOther, kPlanArc, kPlanRowid };
-enum Column { kColumnSrc, kColumnDst, kColumnPos };
+constexpr int kColumnSrc = LinkCursor::kColumnSrc;
+constexpr int kColumnDst = LinkCursor::kColumnDst;
+constexpr int kColumnPos = LinkCursor::kColumnPos;
 
 int PrimaryColumn(Direction primary) { return primary == Direction::kOut ? kColumnSrc : kColumnDst; }
 
@@ -119,17 +121,28 @@ void LinkCursor::VisibleList(Direction direction, uint32_t node, std::vector<uin
   }
 }
 
+void LinkCursor::SetRow(absl::Span<const uint32_t> list) {
+  row_begin_ = list.data();
+  row_end_ = list.data() + list.size();
+  entry_ = row_begin_;
+}
+
+void LinkCursor::SetNodeColumn(int column) {
+  node_column_ = column;
+  entry_column_ = column == kColumnSrc ? kColumnDst : kColumnSrc;
+}
+
 absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_value** argv) {
   eof_ = true;
-  index_ = 0;
   list_.clear();
-  row_ = {};
+  SetRow({});
   scanner_ = nullptr;
+  const int primary_column = PrimaryColumn(primary_);
   std::optional<uint32_t> first = argc >= 1 ? NodeOf(argv[0]) : std::nullopt;
   switch (idx_num) {
     case kPlanScan:
       mode_ = Mode::kScan;
-      list_holds_dst_ = primary_ == Direction::kOut;
+      SetNodeColumn(primary_column);
       scan_limit_ = store_->node_limit();
       // With no change since the last optimize, the codec's own scan (which reuses the lists it
       // decoded instead of following references again) gives every list.
@@ -141,24 +154,24 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
       return absl::OkStatus();
     case kPlanKey:
       mode_ = Mode::kKey;
-      list_holds_dst_ = primary_ == Direction::kOut;
+      SetNodeColumn(primary_column);
       if (!first.has_value()) return absl::OkStatus();
       node_ = *first;
       VisibleList(primary_, node_, &list_);
-      row_ = list_;
+      SetRow(list_);
       break;
     case kPlanOther:
       mode_ = Mode::kOther;
-      list_holds_dst_ = primary_ != Direction::kOut;
+      SetNodeColumn(primary_column == kColumnSrc ? kColumnDst : kColumnSrc);
       if (!first.has_value()) return absl::OkStatus();
       node_ = *first;
       VisibleList(other(), node_, &list_);
-      row_ = list_;
+      SetRow(list_);
       break;
     case kPlanArc:
     case kPlanRowid: {
       mode_ = Mode::kSingle;
-      list_holds_dst_ = primary_ == Direction::kOut;
+      SetNodeColumn(primary_column);
       std::optional<uint32_t> src, dst;
       if (idx_num == kPlanArc) {
         src = first;
@@ -174,37 +187,37 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
       }
       node_ = primary_ == Direction::kOut ? *src : *dst;
       list_.push_back(primary_ == Direction::kOut ? *dst : *src);
-      row_ = list_;
+      SetRow(list_);
       break;
     }
     default:
       return absl::InternalError("links: unknown plan");
   }
-  eof_ = row_.empty();
+  eof_ = row_begin_ == row_end_;
   return absl::OkStatus();
 }
 
 void LinkCursor::NextScanNode() {
-  index_ = 0;
+  absl::Span<const uint32_t> list;
   do {
-    if (++node_ >= scan_limit_) {
+    if (++node_ >= scan_limit_ || (scanner_ != nullptr && !scanner_->Next(&list))) {
+      SetRow({});
       eof_ = true;
       return;
     }
-    if (scanner_ != nullptr) {
-      eof_ = !scanner_->Next(&row_);
-      if (eof_) return;
-    } else {
+    if (scanner_ == nullptr) {
       VisibleList(primary_, node_, &list_);
-      row_ = list_;
+      list = list_;
     }
-  } while (row_.empty());
+  } while (list.empty());
+  SetRow(list);
   eof_ = false;
 }
 
 absl::Status LinkCursor::Next() {
-  if (++index_ < row_.size()) return absl::OkStatus();
-  if (mode_ == Mode::kScan) {
+  if (row_end_ - entry_ > 1) {
+    ++entry_;
+  } else if (mode_ == Mode::kScan) {
     NextScanNode();
   } else {
     eof_ = true;
@@ -212,47 +225,17 @@ absl::Status LinkCursor::Next() {
   return absl::OkStatus();
 }
 
-bool LinkCursor::TryColumnFast(sqlite3_context* context, int column) noexcept {
-  switch (column) {
-    case kColumnSrc:
-      sqlite3_result_int64(context, src());
-      return true;
-    case kColumnDst:
-      sqlite3_result_int64(context, dst());
-      return true;
-    case kColumnPos:
-      if (mode_ != Mode::kScan && mode_ != Mode::kKey) return false;
-      sqlite3_result_int64(context, static_cast<sqlite3_int64>(index_));
-      return true;
-    default:
-      return false;
-  }
-}
-
 absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
-  switch (column) {
-    case kColumnSrc:
-      sqlite3_result_int64(context, src());
-      break;
-    case kColumnDst:
-      sqlite3_result_int64(context, dst());
-      break;
-    case kColumnPos: {
-      if (mode_ == Mode::kScan || mode_ == Mode::kKey) {
-        sqlite3_result_int64(context, static_cast<sqlite3_int64>(index_));
-        break;
-      }
-      // The row's place in its primary node's list, which this plan did not decode.
-      const uint32_t key = primary_ == Direction::kOut ? src() : dst();
-      const uint32_t value = primary_ == Direction::kOut ? dst() : src();
-      VisibleList(primary_, key, &scratch_);
-      auto at = std::lower_bound(scratch_.begin(), scratch_.end(), value);
-      sqlite3_result_int64(context, at - scratch_.begin());
-      break;
-    }
-    default:
-      sqlite3_result_null(context);  // the hidden command columns
-      break;
+  if (TryColumnFast(context, column)) return absl::OkStatus();
+  if (column == kColumnPos) {
+    // The row's place in its primary node's list, which this plan did not decode.
+    const uint32_t key = primary_ == Direction::kOut ? src() : dst();
+    const uint32_t value = primary_ == Direction::kOut ? dst() : src();
+    VisibleList(primary_, key, &scratch_);
+    auto at = std::lower_bound(scratch_.begin(), scratch_.end(), value);
+    sqlite3_result_int64(context, at - scratch_.begin());
+  } else {
+    sqlite3_result_null(context);  // the hidden command columns
   }
   return absl::OkStatus();
 }

@@ -36,6 +36,9 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
 
 class LinkCursor : public VirtualCursor {
  public:
+  // The columns of both tables, in declaration order.
+  enum Column { kColumnSrc, kColumnDst, kColumnPos };
+
   // `store` and `urls` (nullptr when the graph's urls table is not connected) must outlive the
   // cursor; both are caught up by the caller.
   LinkCursor(const LinkStore* store, const urls::UrlsTable* urls, Direction primary);
@@ -44,14 +47,27 @@ class LinkCursor : public VirtualCursor {
   absl::Status Next();
   bool Eof() const { return eof_; }
   absl::Status Column(sqlite3_context* context, int column);
-  // The per-row fast paths (trampoline.h): the next row of the current list; src, dst, and pos
-  // where the plan has it at hand.
+  // The per-row fast paths (trampoline.h), inline for the scan's sake: the next row of the
+  // current list; src, dst, and pos where the plan has it at hand.
   bool TryNextFast() noexcept {
-    if (index_ + 1 >= row_.size()) return false;
-    ++index_;
+    if (row_end_ - entry_ <= 1) return false;
+    ++entry_;
     return true;
   }
-  bool TryColumnFast(sqlite3_context* context, int column) noexcept;
+  bool TryColumnFast(sqlite3_context* context, int column) noexcept {
+    sqlite3_int64 value;
+    if (column == entry_column_) {
+      value = *entry_;
+    } else if (column == node_column_) {
+      value = node_;
+    } else if (column == kColumnPos && (mode_ == Mode::kScan || mode_ == Mode::kKey)) {
+      value = entry_ - row_begin_;
+    } else {
+      return false;
+    }
+    sqlite3_result_int64(context, value);
+    return true;
+  }
   absl::StatusOr<sqlite3_int64> Rowid();
 
  private:
@@ -59,11 +75,15 @@ class LinkCursor : public VirtualCursor {
   bool Deleted(uint32_t node) const;
   // The list of `node` in `direction`, less deleted URLs.
   void VisibleList(Direction direction, uint32_t node, std::vector<uint32_t>* list) const;
+  // Makes `list` the current list, its first entry the row.
+  void SetRow(absl::Span<const uint32_t> list);
+  // Sets which column node_ and the list's entries are: node_ is src (the entries dst) or dst.
+  void SetNodeColumn(int column);
   // Moves to the next scanned node with a non-empty list; eof after the last.
   void NextScanNode();
-  // The current row's ends: node_ and the list entry, in the order the plan gives them.
-  uint32_t src() const { return list_holds_dst_ ? node_ : row_[index_]; }
-  uint32_t dst() const { return list_holds_dst_ ? row_[index_] : node_; }
+  // The current row's ends.
+  uint32_t src() const { return node_column_ == kColumnSrc ? node_ : *entry_; }
+  uint32_t dst() const { return node_column_ == kColumnDst ? node_ : *entry_; }
 
   enum class Mode { kScan, kKey, kOther, kSingle };
 
@@ -72,11 +92,15 @@ class LinkCursor : public VirtualCursor {
   Direction primary_;
   Mode mode_ = Mode::kScan;
   bool eof_ = true;
-  uint32_t node_ = 0;           // the primary node (kScan, kKey, kSingle) or the other (kOther)
-  bool list_holds_dst_ = true;  // the list's entries are dst (node_ is src), or the reverse
-  std::vector<uint32_t> list_;          // the current list, when the cursor decoded it
-  absl::Span<const uint32_t> row_;      // the current list: list_ or the scanner's
-  size_t index_ = 0;                    // the row: row_[index_]
+  uint32_t node_ = 0;              // the primary node (kScan, kKey, kSingle) or the other (kOther)
+  int node_column_ = kColumnSrc;   // the column node_ is
+  int entry_column_ = kColumnDst;  // the column the list's entries are
+  std::vector<uint32_t> list_;     // the current list, when the cursor decoded it
+  // The current list (list_'s or the scanner's) and the row's entry in it; all null or equal
+  // when there is no list.
+  const uint32_t* row_begin_ = nullptr;
+  const uint32_t* row_end_ = nullptr;
+  const uint32_t* entry_ = nullptr;
   std::unique_ptr<codecs::ListScanner> scanner_;  // kScan over an unchanged base
   uint32_t scan_limit_ = 0;
   mutable std::vector<uint32_t> scratch_;

@@ -15,15 +15,16 @@ namespace {
 
 using Partition = ListStarts::Partition;
 
-// Every Get and Length agree with the prefix sums of `lengths`, before and after a serialization
-// round trip.
+// Every Get and the sequential LengthReader agree with the prefix sums of `lengths`, before and
+// after a serialization round trip.
 void ExpectRanges(const ListStarts& starts, const std::vector<uint32_t>& lengths) {
   uint64_t begin = 0;
+  ListStarts::LengthReader reader(starts);
   for (uint32_t v = 0; v < lengths.size(); ++v) {
     const ListStarts::Range range = starts.Get(v);
     ASSERT_EQ(range.begin, begin) << "node " << v;
     ASSERT_EQ(range.end, begin + lengths[v]) << "node " << v;
-    ASSERT_EQ(starts.Length(v), lengths[v]) << "node " << v;
+    ASSERT_EQ(reader.Next(), lengths[v]) << "node " << v;
     begin += lengths[v];
   }
 }
