@@ -48,9 +48,14 @@ absl::Status FingerprintIndex::Refresh(const UrlStore& store) {
   }
   size_t old_size = tail_.size();
   for (size_t i = tail_indexed_; i < store.tail_size(); ++i) {
-    absl::StatusOr<uint64_t> fp = FingerprintOfKey(store.tail().Key(i));
+    // Deleted ids too (Find filters them): a rollback may bring one back.
+    const int64_t id = static_cast<int64_t>(store.base().size() + i + 1);
+    absl::StatusOr<std::optional<std::string>> key = store.StoredKey(id);
+    if (!key.ok()) return key.status();
+    if (!key->has_value()) continue;
+    absl::StatusOr<uint64_t> fp = FingerprintOfKey(**key);
     if (!fp.ok()) return fp.status();
-    tail_.emplace_back(*fp, static_cast<int64_t>(store.base().size() + i + 1));
+    tail_.emplace_back(*fp, id);
   }
   tail_indexed_ = store.tail_size();
   std::sort(tail_.begin() + static_cast<ptrdiff_t>(old_size), tail_.end());

@@ -22,8 +22,8 @@ absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size
 size_t Blocks(size_t keys) { return (keys + kKeysPerBlock - 1) / kKeysPerBlock; }
 size_t PartsFor(size_t blocks) { return (blocks + kBlocksPerPart - 1) / kBlocksPerPart; }
 
-// Parts before the first group of blocks: header, model, heads.
-constexpr size_t kFirstBlockPart = 3;
+// Parts before the first group of blocks, the model part left out: header, heads.
+constexpr size_t kFirstBlockPart = 2;
 
 }  // namespace
 
@@ -89,9 +89,13 @@ absl::StatusOr<UrlBlockModel> UrlBaseSampler::Train() const {
 
 UrlBaseBuilder::UrlBaseBuilder() : UrlBaseBuilder(UrlBlockModel()) {}
 
-UrlBaseBuilder::UrlBaseBuilder(UrlBlockModel model) {
-  base_.model_ = std::make_unique<UrlBlockModel>(std::move(model));
+UrlBaseBuilder::UrlBaseBuilder(UrlBlockModel model)
+    : UrlBaseBuilder(std::make_shared<const UrlBlockModel>(std::move(model))) {
   base_.model_bytes_ = base_.model_->Serialize().size();
+}
+
+UrlBaseBuilder::UrlBaseBuilder(std::shared_ptr<const UrlBlockModel> model) {
+  base_.model_ = std::move(model);
 }
 
 absl::Status UrlBaseBuilder::Add(std::string_view key) {
@@ -141,6 +145,30 @@ absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
 // Loading and storing.
 
 absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>> parts) {
+  if (parts.size() < 2) return LoadWithModel(parts, nullptr, 0, 0);  // empty, or refused there
+  absl::StatusOr<UrlBlockModel> model = UrlBlockModel::Load(parts[1]);
+  if (!model.ok()) {
+    // A header of another version says more than its model would.
+    absl::StatusOr<UrlBase> header_only = LoadWithModel(parts.subspan(0, 1), nullptr, 0, 0);
+    if (!header_only.ok() && header_only.status().code() != absl::StatusCode::kDataLoss) {
+      return header_only.status();
+    }
+    return Corrupt(absl::StrCat("model: ", model.status().message()));
+  }
+  std::vector<absl::Span<const uint8_t>> rest(parts.begin(), parts.end());
+  rest.erase(rest.begin() + 1);
+  return LoadWithModel(rest, std::make_shared<const UrlBlockModel>(std::move(*model)),
+                       parts[1].size(), 1);
+}
+
+absl::StatusOr<UrlBase> UrlBase::LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
+                                          std::shared_ptr<const UrlBlockModel> model) {
+  return LoadWithModel(parts, std::move(model), 0, 0);
+}
+
+absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const uint8_t>> parts,
+                                               std::shared_ptr<const UrlBlockModel> model,
+                                               size_t model_bytes, size_t model_parts) {
   if (parts.empty()) return Corrupt("the header part is missing");
   const uint8_t* p = parts[0].data();
   const uint8_t* end = p + parts[0].size();
@@ -167,19 +195,18 @@ absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>
   const size_t expected_parts = count == 0 ? 1 : kFirstBlockPart + PartsFor(Blocks(count));
   if (count > (uint64_t{1} << 40) || parts.size() != expected_parts) {
     return Corrupt(absl::StrCat("the header says ", count, " keys but there are ",
-                                parts.size(), " parts"));
+                                parts.size() + model_parts, " parts"));
   }
+  if (count != 0 && model == nullptr) return Corrupt("the model is missing");
   UrlBase base;
   if (count == 0) return base;
   base.count_ = count;
   const size_t blocks = Blocks(count);
 
-  absl::StatusOr<UrlBlockModel> model = UrlBlockModel::Load(parts[1]);
-  if (!model.ok()) return Corrupt(absl::StrCat("model: ", model.status().message()));
-  base.model_ = std::make_unique<UrlBlockModel>(std::move(*model));
-  base.model_bytes_ = parts[1].size();
+  base.model_ = std::move(model);
+  base.model_bytes_ = model_bytes;
 
-  absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[2]);
+  absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[1]);
   if (!heads.ok()) return Corrupt(absl::StrCat("heads: ", heads.status().message()));
   if (heads->size() != blocks) {
     return Corrupt(absl::StrCat("the head index holds ", heads->size(), " heads, expected ",
@@ -211,20 +238,21 @@ absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>
     uint64_t part_blocks = 0;
     q = codecs::ReadVarint(q, part_end, &part_blocks);
     const size_t first_block = (part - kFirstBlockPart) * kBlocksPerPart;
+    const size_t stored_part = part + model_parts;  // its number among the stored parts
     const size_t expected = std::min(kBlocksPerPart, blocks - first_block);
     if (q == nullptr || part_blocks != expected) {
       return Corrupt(
-          absl::StrCat("part ", part, " holds ", part_blocks, " blocks, expected ", expected));
+          absl::StrCat("part ", stored_part, " holds ", part_blocks, " blocks, expected ", expected));
     }
     std::vector<uint64_t> sizes(part_blocks);
     for (uint64_t& size : sizes) {
       q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
     }
-    if (q == nullptr) return Corrupt(absl::StrCat("part ", part, " has a malformed block list"));
+    if (q == nullptr) return Corrupt(absl::StrCat("part ", stored_part, " has a malformed block list"));
     for (size_t b = 0; b < part_blocks; ++b) {
       const size_t block = first_block + b;
       if (sizes[b] > static_cast<uint64_t>(part_end - q)) {
-        return Corrupt(absl::StrCat("block ", block, " runs past the end of part ", part));
+        return Corrupt(absl::StrCat("block ", block, " runs past the end of part ", stored_part));
       }
       const absl::Span<const uint8_t> bytes(q, sizes[b]);
       q += sizes[b];
@@ -244,7 +272,7 @@ absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>
       base.blocks_.insert(base.blocks_.end(), bytes.begin(), bytes.end());
       base.block_offsets_.push_back(base.blocks_.size());
     }
-    if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", part));
+    if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", stored_part));
   }
   return base;
 }
@@ -258,9 +286,14 @@ std::vector<uint8_t> UrlBase::HeaderPart() const {
 }
 
 std::vector<std::vector<uint8_t>> UrlBase::Parts() const {
+  std::vector<std::vector<uint8_t>> parts = KeyParts();
+  if (count_ > 0) parts.insert(parts.begin() + 1, model_->Serialize());
+  return parts;
+}
+
+std::vector<std::vector<uint8_t>> UrlBase::KeyParts() const {
   std::vector<std::vector<uint8_t>> parts = {HeaderPart()};
   if (count_ == 0) return parts;
-  parts.push_back(model_->Serialize());
   absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
   // Heads were coded once already, as their blocks' neighbours, and are increasing.
   parts.push_back(heads.ok() ? heads->Serialize() : std::vector<uint8_t>());

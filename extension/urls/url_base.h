@@ -106,9 +106,17 @@ class UrlBase {
   // Rebuilds from the stored parts (part 0 first); DataLossError when they do not fit together,
   // FailedPreconditionError for a base of another format version.
   static absl::StatusOr<UrlBase> Load(absl::Span<const absl::Span<const uint8_t>> parts);
+  // The same for parts stored without the model (KeyParts), coded with `model`.
+  static absl::StatusOr<UrlBase> LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
+                                          std::shared_ptr<const codecs::UrlBlockModel> model);
 
   // The stored parts, part 0 first.
   std::vector<std::vector<uint8_t>> Parts() const;
+  // The stored parts without the model (part 1): for keys coded with a model stored elsewhere.
+  std::vector<std::vector<uint8_t>> KeyParts() const;
+
+  // The model the keys are coded with (null for an empty base).
+  const std::shared_ptr<const codecs::UrlBlockModel>& model() const { return model_; }
 
   size_t size() const { return count_; }
   size_t block_count() const { return block_offsets_.size() - 1; }
@@ -134,6 +142,12 @@ class UrlBase {
  private:
   friend class UrlBaseBuilder;
   std::vector<uint8_t> HeaderPart() const;
+  // Load's work once the model is known: `parts` without the model part. model_bytes: its
+  // stored size (0 when stored elsewhere); model_parts: 1 when it was stored part 1, so that
+  // messages number the parts as stored.
+  static absl::StatusOr<UrlBase> LoadWithModel(absl::Span<const absl::Span<const uint8_t>> parts,
+                                               std::shared_ptr<const codecs::UrlBlockModel> model,
+                                               size_t model_bytes, size_t model_parts);
   absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
   absl::Span<const uint8_t> Block(size_t block) const;
   // Keys of block `block` read forward from its head (the others from the next block's head).
@@ -144,8 +158,9 @@ class UrlBase {
   absl::StatusOr<codecs::UrlBlockIndex> CodedHeads() const;
 
   size_t count_ = 0;
-  // On the heap so that a reader over a moved base still points to it.
-  std::unique_ptr<codecs::UrlBlockModel> model_;
+  // On the heap so that a reader over a moved base still points to it; shared with the bases
+  // coded with the same model (url_part.h).
+  std::shared_ptr<const codecs::UrlBlockModel> model_;
   size_t model_bytes_ = 0;  // Serialized size of *model_.
   BlockKeys heads_;         // the first key of every block, decoded
   std::vector<uint8_t> blocks_;          // every block, back to back
@@ -194,6 +209,8 @@ class UrlBaseBuilder {
   UrlBaseBuilder();
   // Codes with `model`, trained on a sample of the keys (UrlBaseSampler).
   explicit UrlBaseBuilder(codecs::UrlBlockModel model);
+  // Codes with a model stored elsewhere (KeyParts): StoredBytes leaves it out.
+  explicit UrlBaseBuilder(std::shared_ptr<const codecs::UrlBlockModel> model);
 
   // InvalidArgumentError unless `key` is greater than the previous one and at most
   // codecs::kMaxUrlKeyBytes long.

@@ -10,8 +10,135 @@ namespace crawldb::urls {
 void UrlStore::Reset(UrlBase base) {
   base_ = std::move(base);
   tail_ = std::make_unique<UrlTail>();
+  parts_.assign(kUrlParts, UrlPart());
+  own_parts_model_.reset();
   deleted_.clear();
   undo_.clear();
+}
+
+void UrlStore::SetPartsModel(std::shared_ptr<const codecs::UrlBlockModel> model) {
+  own_parts_model_ = std::move(model);
+}
+
+absl::Status UrlStore::InstallPart(size_t part, UrlPart stored) {
+  const int64_t base_size = static_cast<int64_t>(base_.size());
+  if (stored.through_id() > max_id()) GrowTo(stored.through_id());
+  for (size_t rank = 0; rank < stored.size(); ++rank) {
+    const int64_t id = stored.IdAt(rank);
+    if (id <= base_size) {
+      return absl::DataLossError(absl::StrCat("url part ", part, ": id ", id, " is in the base"));
+    }
+  }
+  tail_->ResolvePart(part, static_cast<size_t>(stored.through_id() - base_size), stored.size(),
+                     [&](size_t rank) { return static_cast<size_t>(stored.IdAt(rank) - base_size - 1); });
+  parts_[part] = std::move(stored);
+  return absl::OkStatus();
+}
+
+void UrlStore::GrowTo(int64_t id) {
+  if (id > max_id()) tail_->Grow(static_cast<size_t>(id - static_cast<int64_t>(base_.size())));
+}
+
+absl::Status UrlStore::LoadPending(std::string_view key, int64_t id) {
+  const int64_t index = id - static_cast<int64_t>(base_.size()) - 1;
+  if (index < 0) return absl::DataLossError(absl::StrCat("url log: id ", id, " is in the base"));
+  GrowTo(id);
+  if (tail_->IsPending(static_cast<size_t>(index)) || tail_->Locate(static_cast<size_t>(index))) {
+    return absl::DataLossError(absl::StrCat("url log: id ", id, " is stored twice"));
+  }
+  if (std::optional<size_t> old = tail_->Find(key)) tail_->Unindex(*old);
+  tail_->SetPending(static_cast<size_t>(index), key);
+  return absl::OkStatus();
+}
+
+std::shared_ptr<const codecs::UrlBlockModel> UrlStore::PartsModel() const {
+  if (own_parts_model_ != nullptr) return own_parts_model_;
+  if (base_.size() >= kMinBaseModelKeys) return base_.model();
+  return nullptr;
+}
+
+absl::Status UrlStore::TrainPartsModel() {
+  // Whole blocks of the pending keys in order, spread over all of them (UrlBaseSampler).
+  std::vector<std::string_view> keys;
+  keys.reserve(tail_->pending_count());
+  for (size_t part = 0; part < kUrlParts; ++part) {
+    for (uint32_t index : tail_->Pending(part)) keys.push_back(tail_->Key(index));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  UrlBaseSampler sampler(kPartsSampleBytes);
+  for (std::string_view key : keys) sampler.Add(key);
+  absl::StatusOr<codecs::UrlBlockModel> model = sampler.Train();
+  if (!model.ok()) return model.status();
+  own_parts_model_ = std::make_shared<const codecs::UrlBlockModel>(std::move(*model));
+  return absl::OkStatus();
+}
+
+absl::Status UrlStore::MergePart(size_t part) {
+  if (PartsModel() == nullptr) {
+    if (absl::Status status = TrainPartsModel(); !status.ok()) return status;
+  }
+  const int64_t base_size = static_cast<int64_t>(base_.size());
+  // The pending keys, live ones, sorted; then merged with the part's live keys.
+  struct Keyed {
+    std::string_view key;
+    int64_t id;
+  };
+  std::vector<Keyed> pending;
+  for (uint32_t index : tail_->Pending(part)) {
+    const int64_t id = TailId(index);
+    if (!deleted_.contains(id)) pending.push_back({tail_->Key(index), id});
+  }
+  std::sort(pending.begin(), pending.end(),
+            [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+  const UrlPart& old = parts_[part];
+  BlockKeys old_keys;  // every key of the old part, decoded
+  {
+    BlockKeys block;
+    for (size_t b = 0; b < old.keys().block_count(); ++b) {
+      if (absl::Status status = old.keys().DecodeBlock(b, &block); !status.ok()) return status;
+      for (size_t i = 0; i < block.size(); ++i) old_keys.Append(block[i]);
+    }
+  }
+  std::vector<std::string_view> keys;
+  std::vector<int64_t> ids;
+  keys.reserve(old_keys.size() + pending.size());
+  ids.reserve(keys.capacity());
+  size_t next = 0;
+  auto take_pending_below = [&](const std::string_view* limit) {
+    while (next < pending.size() && (limit == nullptr || pending[next].key < *limit)) {
+      keys.push_back(pending[next].key);
+      ids.push_back(pending[next++].id);
+    }
+  };
+  for (size_t rank = 0; rank < old_keys.size(); ++rank) {
+    const int64_t id = old.IdAt(rank);
+    if (deleted_.contains(id)) continue;
+    const std::string_view key = old_keys[rank];
+    take_pending_below(&key);
+    keys.push_back(key);
+    ids.push_back(id);
+  }
+  take_pending_below(nullptr);
+  for (size_t i = 1; i < keys.size(); ++i) {
+    if (keys[i] <= keys[i - 1]) {
+      return absl::DataLossError(absl::StrCat("url part ", part, ": ids ", ids[i - 1], " and ",
+                                              ids[i], " hold the same live URL"));
+    }
+  }
+  absl::StatusOr<UrlPart> merged = UrlPart::Build(keys, ids, max_id(), PartsModel());
+  if (!merged.ok()) return merged.status();
+  tail_->ResolvePart(part, tail_->size(), merged->size(), [&](size_t rank) {
+    return static_cast<size_t>(merged->IdAt(rank) - base_size - 1);
+  });
+  parts_[part] = *std::move(merged);
+  return absl::OkStatus();
+}
+
+size_t UrlStore::merged_count() const {
+  size_t count = 0;
+  for (const UrlPart& part : parts_) count += part.size();
+  return count;
 }
 
 bool UrlStore::IsLive(int64_t id) const {
@@ -19,10 +146,19 @@ bool UrlStore::IsLive(int64_t id) const {
 }
 
 absl::StatusOr<std::optional<int64_t>> UrlStore::Find(std::string_view key) const {
-  // The tail first: a URL deleted from the base and added again lives in the tail.
+  // Newest first: a URL deleted and added again has its live id in the newer place.
   if (std::optional<size_t> index = tail_->Find(key)) {
     int64_t id = TailId(*index);
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
+  }
+  const UrlPart& part = parts_[UrlPartOf(key)];
+  if (part.size() > 0) {
+    absl::StatusOr<std::optional<size_t>> rank = part.Find(key);
+    if (!rank.ok()) return rank.status();
+    if (rank->has_value()) {
+      int64_t id = part.IdAt(**rank);
+      if (!deleted_.contains(id)) return std::optional<int64_t>(id);
+    }
   }
   absl::StatusOr<std::optional<size_t>> rank = base_.Find(key);
   if (!rank.ok()) return rank.status();
@@ -35,14 +171,30 @@ absl::StatusOr<std::optional<int64_t>> UrlStore::Find(std::string_view key) cons
 
 absl::StatusOr<std::optional<std::string>> UrlStore::KeyOf(int64_t id) const {
   if (!IsLive(id)) return std::optional<std::string>();
+  absl::StatusOr<std::optional<std::string>> key = StoredKey(id);
+  if (key.ok() && !key->has_value()) {
+    return absl::DataLossError(absl::StrCat("url store: live id ", id, " has no URL"));
+  }
+  return key;
+}
+
+absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) const {
+  if (id < 1 || id > max_id()) return std::optional<std::string>();
+  std::string key;
   if (static_cast<size_t>(id) <= base_.size()) {
-    std::string key;
     if (absl::Status status = base_.Get(static_cast<size_t>(id - 1), &key); !status.ok()) {
       return status;
     }
     return std::optional<std::string>(std::move(key));
   }
-  return std::optional<std::string>(tail_->Key(static_cast<size_t>(id) - base_.size() - 1));
+  const size_t index = static_cast<size_t>(id) - base_.size() - 1;
+  if (tail_->IsPending(index)) return std::optional<std::string>(tail_->Key(index));
+  std::optional<UrlTail::Location> location = tail_->Locate(index);
+  if (!location.has_value()) return std::optional<std::string>();
+  if (absl::Status status = parts_[location->part].Get(location->rank, &key); !status.ok()) {
+    return status;
+  }
+  return std::optional<std::string>(std::move(key));
 }
 
 int64_t UrlStore::Add(std::string_view key) {
@@ -118,37 +270,86 @@ UrlStore::Pending UrlStore::PendingSince(size_t mark) const {
   return pending;
 }
 
+namespace {
+
+// The keys of a UrlBase in order, decoded a block at a time.
+class KeyStream {
+ public:
+  explicit KeyStream(const UrlBase* keys) : keys_(keys) {}
+  bool done() const { return rank_ >= keys_->size(); }
+  size_t rank() const { return rank_; }
+  std::string_view key() const { return block_[rank_ % kKeysPerBlock]; }
+  // Moves to the first key (first call) or the next one.
+  absl::Status Advance() {
+    if (started_) ++rank_;
+    started_ = true;
+    if (done() || rank_ % kKeysPerBlock != 0) return absl::OkStatus();
+    return keys_->DecodeBlock(rank_ / kKeysPerBlock, &block_);
+  }
+
+ private:
+  const UrlBase* keys_;
+  size_t rank_ = 0;
+  bool started_ = false;
+  BlockKeys block_;
+};
+
+}  // namespace
+
 absl::Status UrlStore::ForEachLiveKey(
     const std::function<absl::Status(std::string_view key, int64_t id)>& visit) const {
-  // The live tail entries in key order, as indices: 4 bytes each.
-  std::vector<uint32_t> tail_order;
-  for (size_t i = 0; i < tail_->size(); ++i) {
-    if (!deleted_.contains(TailId(i))) tail_order.push_back(static_cast<uint32_t>(i));
+  // Streams: the base, then each part; the live pending keys sorted on their own.
+  std::vector<KeyStream> streams;
+  std::vector<const UrlPart*> stream_parts = {nullptr};
+  streams.emplace_back(&base_);
+  for (const UrlPart& part : parts_) {
+    if (part.size() == 0) continue;
+    streams.emplace_back(&part.keys());
+    stream_parts.push_back(&part);
   }
-  std::sort(tail_order.begin(), tail_order.end(),
+  auto greater = [&](size_t a, size_t b) { return streams[a].key() > streams[b].key(); };
+  std::vector<size_t> heap;
+  for (size_t s = 0; s < streams.size(); ++s) {
+    if (absl::Status status = streams[s].Advance(); !status.ok()) return status;
+    if (!streams[s].done()) heap.push_back(s);
+  }
+  std::make_heap(heap.begin(), heap.end(), greater);
+  // The live pending entries in key order, as indices: 4 bytes each.
+  std::vector<uint32_t> pending;
+  for (size_t i = 0; i < tail_->size(); ++i) {
+    if (tail_->IsPending(i) && !deleted_.contains(TailId(i))) {
+      pending.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  std::sort(pending.begin(), pending.end(),
             [&](uint32_t a, uint32_t b) { return tail_->Key(a) < tail_->Key(b); });
-  size_t next_tail = 0;
-  auto visit_tail_below = [&](std::optional<std::string_view> limit) -> absl::Status {
-    while (next_tail < tail_order.size() &&
-           (!limit.has_value() || tail_->Key(tail_order[next_tail]) < *limit)) {
-      const uint32_t index = tail_order[next_tail++];
+  size_t next_pending = 0;
+  while (!heap.empty() || next_pending < pending.size()) {
+    if (heap.empty() ||
+        (next_pending < pending.size() &&
+         tail_->Key(pending[next_pending]) < streams[heap.front()].key())) {
+      const uint32_t index = pending[next_pending++];
       if (absl::Status status = visit(tail_->Key(index), TailId(index)); !status.ok()) {
         return status;
       }
+      continue;
     }
-    return absl::OkStatus();
-  };
-  BlockKeys keys;
-  for (size_t block = 0; block < base_.block_count(); ++block) {
-    if (absl::Status status = base_.DecodeBlock(block, &keys); !status.ok()) return status;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const int64_t id = static_cast<int64_t>(block * kKeysPerBlock + i) + 1;
-      if (deleted_.contains(id)) continue;
-      if (absl::Status status = visit_tail_below(keys[i]); !status.ok()) return status;
-      if (absl::Status status = visit(keys[i], id); !status.ok()) return status;
+    std::pop_heap(heap.begin(), heap.end(), greater);
+    const size_t s = heap.back();
+    KeyStream& stream = streams[s];
+    const int64_t id = stream_parts[s] == nullptr ? static_cast<int64_t>(stream.rank()) + 1
+                                                  : stream_parts[s]->IdAt(stream.rank());
+    if (!deleted_.contains(id)) {
+      if (absl::Status status = visit(stream.key(), id); !status.ok()) return status;
+    }
+    if (absl::Status status = stream.Advance(); !status.ok()) return status;
+    if (stream.done()) {
+      heap.pop_back();
+    } else {
+      std::push_heap(heap.begin(), heap.end(), greater);
     }
   }
-  return visit_tail_below(std::nullopt);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) const {
@@ -179,7 +380,10 @@ void UrlStore::ClearUndo() {
 }
 
 size_t UrlStore::MemoryBytes() const {
-  return base_.MemoryBytes() + tail_->MemoryBytes() +
+  size_t parts = 0;
+  for (const UrlPart& part : parts_) parts += part.MemoryBytes();
+  if (own_parts_model_ != nullptr) parts += own_parts_model_->MemoryBytes();
+  return base_.MemoryBytes() + tail_->MemoryBytes() + parts + parts_.capacity() * sizeof(UrlPart) +
          deleted_.capacity() * (sizeof(int64_t) + 1) + undo_.capacity() * sizeof(UndoEntry);
 }
 

@@ -19,8 +19,14 @@
 namespace crawldb::urls {
 namespace {
 
-// Format of the shadow tables as a whole; url_base.h and url_log_format.h version their blobs.
-constexpr int kFormatVersion = 1;
+// Format of the shadow tables as a whole; url_base.h, url_part.h and url_log_format.h version
+// their blobs. Version 1 had no parts and no deleted table: refused, with the way out.
+constexpr int kFormatVersion = 2;
+
+// Pending key bytes merged per commit, as a multiple of the key bytes the commit added.
+constexpr size_t kMergeFactor = 2;
+// The <t>_parts row holding the parts' own model (url_store.h), when they have one.
+constexpr int64_t kModelRow = -1;
 
 // Most key bytes in one <t>_log row (a transaction adding more writes several rows).
 constexpr size_t kLogRowBytes = 4 << 20;
@@ -29,6 +35,8 @@ constexpr ShadowTableSpec kShadowTables[] = {
     {"base", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"log", "(seq INTEGER PRIMARY KEY, first_id INTEGER NOT NULL, added BLOB NOT NULL, "
             "deleted BLOB NOT NULL)"},
+    {"parts", "(part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)"},
+    {"deleted", "(id INTEGER PRIMARY KEY)"},
 };
 
 const ShadowTableSet& Shadow() {
@@ -39,6 +47,10 @@ const ShadowTableSet& Shadow() {
 const OptionSpec kOptions[] = {
     {.name = "max_url_length", .kind = OptionKind::kInteger, .default_value = "8192", .min = 64,
      .max = 1 << 20},
+    // Pending key bytes (URLs added since optimize, not yet merged into their part) below which
+    // commits merge nothing; the store's stored bytes raise it (urls_table.h).
+    {.name = "merge_bytes", .kind = OptionKind::kInteger, .default_value = "16777216", .min = 0,
+     .max = int64_t{1} << 40},
 };
 
 // Columns, in declaration order.
@@ -53,6 +65,14 @@ enum Slot {
   kAppendLog,
   kClearLog,
   kLogSize,
+  kReadParts,
+  kReadPartsSince,
+  kWritePart,
+  kClearParts,
+  kReadDeleted,
+  kWriteDeleted,
+  kClearDeleted,
+  kTrimLog,
 };
 
 // xBestIndex plans: idxNum = plan | bound flags (idxNum bits 8..12).
@@ -118,8 +138,8 @@ std::string CommonPrefix(std::string_view a, std::string_view b) {
 }  // namespace
 
 // Produces the rows of one xFilter: either an explicit list of ids, or the base ranks
-// [rank, rank_end) followed by the tail entries [tail, tail_end), optionally only those whose
-// key lies in [key_low, key_high). Deleted ids are skipped.
+// [rank, rank_end), then the ids in extra_ (a host's URLs since optimize), then the ids of the
+// tail entries [tail, tail_end). Deleted ids are skipped.
 class UrlsTable::Cursor : public VirtualCursor {
  public:
   explicit Cursor(UrlsTable* table) : table_(table) {}
@@ -134,7 +154,6 @@ class UrlsTable::Cursor : public VirtualCursor {
   const UrlStore& store() const { return table_->store_; }
   void Reset();
   void Everything();
-  void SetKeyRange(const std::string& low, const std::string& high);
   absl::Status FilterHost(std::string_view host);
   absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
   absl::StatusOr<std::string_view> Key();
@@ -148,9 +167,9 @@ class UrlsTable::Cursor : public VirtualCursor {
   std::vector<int64_t> list_;
   size_t list_next_ = 0;
   size_t rank_ = 0, rank_end_ = 0;
+  std::vector<int64_t> extra_;
+  size_t extra_next_ = 0;
   size_t tail_ = 0, tail_end_ = 0;
-  bool filter_tail_ = false;
-  std::string key_low_, key_high_;
 
   size_t cached_block_ = std::numeric_limits<size_t>::max();
   BlockKeys block_keys_;  // block cached_block_, decoded, for scans
@@ -163,19 +182,13 @@ void UrlsTable::Cursor::Reset() {
   list_.clear();
   list_next_ = 0;
   rank_ = rank_end_ = tail_ = tail_end_ = 0;
-  filter_tail_ = false;
+  extra_.clear();
+  extra_next_ = 0;
   eof_ = false;
 }
 
 void UrlsTable::Cursor::Everything() {
   rank_end_ = store().base().size();
-  tail_end_ = store().tail_size();
-}
-
-void UrlsTable::Cursor::SetKeyRange(const std::string& low, const std::string& high) {
-  key_low_ = low;
-  key_high_ = high;
-  filter_tail_ = true;
   tail_end_ = store().tail_size();
 }
 
@@ -190,7 +203,23 @@ absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
   if (!end.ok()) return table_->Corrupt(end.status());
   rank_ = *begin;
   rank_end_ = *end;
-  SetKeyRange(low, high);
+  // The host's URLs since optimize: a range of its part, and its part's pending keys.
+  const size_t part_number = UrlPartOf(low);
+  const UrlPart& part = store().part(part_number);
+  if (part.size() > 0) {
+    absl::StatusOr<size_t> part_begin = part.keys().LowerBound(low);
+    if (!part_begin.ok()) return table_->Corrupt(part_begin.status());
+    absl::StatusOr<size_t> part_end = part.keys().LowerBound(high);
+    if (!part_end.ok()) return table_->Corrupt(part_end.status());
+    for (size_t r = *part_begin; r < *part_end; ++r) extra_.push_back(part.IdAt(r));
+  }
+  for (uint32_t index : store().tail().Pending(part_number)) {
+    std::string_view key = store().tail().Key(index);
+    if (key >= low && key < high) {
+      extra_.push_back(static_cast<int64_t>(store().base().size() + index + 1));
+    }
+  }
+  std::sort(extra_.begin(), extra_.end());
   return absl::OkStatus();
 }
 
@@ -311,15 +340,13 @@ absl::Status UrlsTable::Cursor::Next() {
     id_ = static_cast<int64_t>(++rank_);
     if (store().IsLive(id_)) return absl::OkStatus();
   }
+  while (extra_next_ < extra_.size()) {
+    id_ = extra_[extra_next_++];
+    if (store().IsLive(id_)) return absl::OkStatus();
+  }
   while (tail_ < tail_end_) {
-    size_t index = tail_++;
-    id_ = static_cast<int64_t>(store().base().size() + index + 1);
-    if (!store().IsLive(id_)) continue;
-    if (filter_tail_) {
-      std::string_view key = store().tail().Key(index);
-      if (key < key_low_ || key >= key_high_) continue;
-    }
-    return absl::OkStatus();
+    id_ = static_cast<int64_t>(store().base().size() + ++tail_);
+    if (store().IsLive(id_)) return absl::OkStatus();
   }
   eof_ = true;
   return absl::OkStatus();
@@ -328,7 +355,12 @@ absl::Status UrlsTable::Cursor::Next() {
 absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
   size_t base_size = store().base().size();
   if (static_cast<size_t>(id_) > base_size) {
-    return store().tail().Key(static_cast<size_t>(id_) - base_size - 1);
+    const size_t index = static_cast<size_t>(id_) - base_size - 1;
+    if (store().tail().IsPending(index)) return store().tail().Key(index);
+    absl::StatusOr<std::optional<std::string>> key = store().KeyOf(id_);
+    if (!key.ok()) return table_->Corrupt(key.status());
+    key_ = key->value_or("");
+    return std::string_view(key_);
   }
   size_t rank = static_cast<size_t>(id_ - 1);
   size_t block = rank / kKeysPerBlock;
@@ -383,12 +415,14 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
 // ---------------------------------------------------------------------------------------------
 
 UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                     size_t max_url_length)
+                     size_t max_url_length, size_t merge_bytes)
     : LoggedTable(db, kUrlsModule, args.schema, args.table),
       db_(db),
       connection_(connection),
       schema_(args.schema),
       name_(args.table),
+      merge_bytes_(merge_bytes),
+      part_seqs_(kUrlParts, 0),
       fingerprints_(std::make_unique<FingerprintIndex>()) {
   normalize_options_.max_length = max_url_length;
   statements_ = MakeStatements();
@@ -402,7 +436,9 @@ UrlsTable::~UrlsTable() {
 std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
   std::string base = ShadowTableSet::QualifiedName(schema_, name_, "base");
   std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
-  std::vector<std::string> sql(kLogSize + 1);
+  std::string parts = ShadowTableSet::QualifiedName(schema_, name_, "parts");
+  std::string deleted = ShadowTableSet::QualifiedName(schema_, name_, "deleted");
+  std::vector<std::string> sql(kTrimLog + 1);
   sql[kReadBase] = absl::StrCat("SELECT part, data FROM ", base, " ORDER BY part");
   sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
   sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");
@@ -413,6 +449,16 @@ std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
   sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
   sql[kLogSize] = absl::StrCat(
       "SELECT count(*), coalesce(sum(length(added) + length(deleted)), 0) FROM ", log);
+  sql[kReadParts] = absl::StrCat("SELECT part, seq, data FROM ", parts, " ORDER BY part");
+  sql[kReadPartsSince] =
+      absl::StrCat("SELECT part, seq, data FROM ", parts, " WHERE seq > ?1 ORDER BY part");
+  sql[kWritePart] =
+      absl::StrCat("INSERT OR REPLACE INTO ", parts, "(part, seq, data) VALUES (?1, ?2, ?3)");
+  sql[kClearParts] = absl::StrCat("DELETE FROM ", parts);
+  sql[kReadDeleted] = absl::StrCat("SELECT id FROM ", deleted);
+  sql[kWriteDeleted] = absl::StrCat("INSERT INTO ", deleted, "(id) VALUES (?1)");
+  sql[kClearDeleted] = absl::StrCat("DELETE FROM ", deleted);
+  sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq < ?1");
   return std::make_unique<StatementCache>(db_, kUrlsModule, std::move(sql));
 }
 
@@ -446,7 +492,8 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
   return std::unique_ptr<UrlsTable>(
       new UrlsTable(db, static_cast<Connection*>(aux), args,
-                    static_cast<size_t>(options.Integer("max_url_length"))));
+                    static_cast<size_t>(options.Integer("max_url_length")),
+                    static_cast<size_t>(options.Integer("merge_bytes"))));
 }
 
 bool UrlsTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
@@ -591,33 +638,124 @@ absl::Status UrlsTable::LoadAll() {
   }
   if (!base.ok()) return Corrupt(base.status());
   store_.Reset(std::move(*base));
+  part_seqs_.assign(kUrlParts, 0);
   fingerprints_->Invalidate();
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadParts));
+    CRAWLDB_RETURN_IF_ERROR(InstallParts(select));
+  }
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadDeleted));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      const int64_t id = select.ColumnInt64(0);
+      if (id < 1) return Corrupt(absl::DataLossError(absl::StrCat("deleted id ", id)));
+      store_.GrowTo(id);
+      store_.LoadDeleted(id);
+    }
+  }
   sync().Loaded(generation);
-  return ReplayLogSince(0);
-}
-
-absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
+  // The log rows still held: the adds their parts do not hold yet. Deletions are all in
+  // <t>_deleted already: the log's must agree.
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, 0));
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
-    int64_t first_id = select.ColumnInt64(1);
+    const int64_t seq = select.ColumnInt64(0);
+    const int64_t first_id = select.ColumnInt64(1);
     absl::StatusOr<std::vector<std::string_view>> added = DecodeLogKeys(select.ColumnBlob(2));
     if (!added.ok()) return Corrupt(added.status());
     for (size_t i = 0; i < added->size(); ++i) {
-      absl::Status status = store_.ReplayAdd((*added)[i], first_id + static_cast<int64_t>(i));
-      if (!status.ok()) return Corrupt(status);
+      const int64_t id = first_id + static_cast<int64_t>(i);
+      if (part_seqs_[UrlPartOf((*added)[i])] >= seq) {
+        store_.GrowTo(id);  // merged into its part, or deleted since
+        continue;
+      }
+      if (absl::Status status = store_.LoadPending((*added)[i], id); !status.ok()) {
+        return Corrupt(status);
+      }
     }
     absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
     if (!deleted.ok()) return Corrupt(deleted.status());
     for (int64_t id : *deleted) {
-      if (absl::Status status = store_.ReplayDelete(id); !status.ok()) return Corrupt(status);
+      if (store_.IsLive(id) || id > store_.max_id()) {
+        return Corrupt(absl::DataLossError(
+            absl::StrCat("log row ", seq, " deletes id ", id, ", which the deleted table lacks")));
+      }
     }
-    sync().Replayed(select.ColumnInt64(0));
+    sync().Replayed(seq);
   }
-  store_.ClearUndo();  // replayed changes are committed ones
+  store_.ClearUndo();
   return absl::OkStatus();
+}
+
+absl::Status UrlsTable::InstallParts(ScopedStatement& select) {
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    const int64_t part = select.ColumnInt64(0);
+    const int64_t seq = select.ColumnInt64(1);
+    absl::Span<const uint8_t> data = select.ColumnBlob(2);
+    if (part == kModelRow) {
+      absl::StatusOr<codecs::UrlBlockModel> model = codecs::UrlBlockModel::Load(data);
+      if (!model.ok()) {
+        return Corrupt(absl::DataLossError(
+            absl::StrCat("the parts' model: ", model.status().message())));
+      }
+      store_.SetPartsModel(std::make_shared<const codecs::UrlBlockModel>(std::move(*model)));
+      continue;
+    }
+    if (part < 0 || part >= static_cast<int64_t>(kUrlParts)) {
+      return Corrupt(absl::DataLossError(absl::StrCat("part ", part, " is out of range")));
+    }
+    if (store_.PartsModel() == nullptr) {
+      return Corrupt(absl::DataLossError(absl::StrCat("part ", part, " has no model to read")));
+    }
+    absl::StatusOr<UrlPart> loaded = UrlPart::Load(data, store_.PartsModel());
+    if (!loaded.ok()) return Corrupt(loaded.status());
+    if (absl::Status status = store_.InstallPart(static_cast<size_t>(part), *std::move(loaded));
+        !status.ok()) {
+      return Corrupt(status);
+    }
+    part_seqs_[static_cast<size_t>(part)] = seq;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
+  bool gap = false;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
+    for (int64_t expected = seq + 1; !gap; ++expected) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      // Rows this connection has not seen were trimmed: their URLs are in parts now.
+      gap = select.ColumnInt64(0) != expected;
+      if (gap) break;
+      int64_t first_id = select.ColumnInt64(1);
+      absl::StatusOr<std::vector<std::string_view>> added = DecodeLogKeys(select.ColumnBlob(2));
+      if (!added.ok()) return Corrupt(added.status());
+      for (size_t i = 0; i < added->size(); ++i) {
+        absl::Status status = store_.ReplayAdd((*added)[i], first_id + static_cast<int64_t>(i));
+        if (!status.ok()) return Corrupt(status);
+      }
+      absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
+      if (!deleted.ok()) return Corrupt(deleted.status());
+      for (int64_t id : *deleted) {
+        if (absl::Status status = store_.ReplayDelete(id); !status.ok()) return Corrupt(status);
+      }
+      sync().Replayed(select.ColumnInt64(0));
+    }
+  }
+  if (gap) return LoadAll();
+  store_.ClearUndo();  // replayed changes are committed ones
+  // The parts the committing connections rewrote.
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement parts, statements_->Use(kReadPartsSince));
+  CRAWLDB_RETURN_IF_ERROR(parts.BindInt64(1, seq));
+  return InstallParts(parts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,13 +773,17 @@ absl::Status UrlsTable::Sync() {
   absl::Span<const std::string_view> keys(pending.added_keys);
   absl::Span<const int64_t> deleted(pending.deleted_ids);
   int64_t first_id = pending.first_added_id;
+  size_t added_bytes = 0;
+  int64_t seq = 0;
   do {
     size_t count = 0;
     for (size_t bytes = 0; count < keys.size() && (count == 0 || bytes < row_bytes); ++count) {
       bytes += keys[count].size() + 2;
+      added_bytes += keys[count].size();
     }
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync().NextSeq()));
+    seq = sync().NextSeq();
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, first_id));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(keys.subspan(0, count))));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(deleted)));
@@ -650,9 +792,62 @@ absl::Status UrlsTable::Sync() {
     first_id += static_cast<int64_t>(count);
     deleted = {};
   } while (!keys.empty());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
+  for (int64_t id : pending.deleted_ids) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteDeleted));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, id));
+    CRAWLDB_RETURN_IF_ERROR(insert.Run());
+  }
   sync().Synced(store_.UndoMark());
+  CRAWLDB_RETURN_IF_ERROR(MergeParts(added_bytes, seq));
+  sqlite3_set_last_insert_rowid(db_, last_rowid);
   return absl::OkStatus();
+}
+
+absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
+  const UrlTail& tail = store_.tail();
+  size_t stored = store_.base().StoredBytes();
+  for (size_t part = 0; part < kUrlParts; ++part) stored += store_.part(part).StoredBytes();
+  size_t threshold = merge_bytes_ == 0 ? 0 : std::max(merge_bytes_, stored);
+  // The first merge trains the parts' model: on a full sample, unless merge_bytes says sooner.
+  if (store_.PartsModel() == nullptr) {
+    threshold = std::max(threshold, std::min(merge_bytes_, kPartsSampleBytes));
+  }
+  if (tail.pending_bytes() <= threshold) return absl::OkStatus();
+  // From here on the store holds what no undo log can take back: a rollback reloads.
+  sync().ReloadOnRollback();
+  const bool had_model = store_.PartsModel() != nullptr;
+  const size_t budget = std::max<size_t>(1, kMergeFactor * added_bytes);
+  size_t merged = 0;
+  for (size_t visited = 0; visited < kUrlParts && merged < budget; ++visited) {
+    const size_t part = next_merge_part_;
+    next_merge_part_ = (next_merge_part_ + 1) % kUrlParts;
+    if (tail.Pending(part).empty()) continue;
+    for (uint32_t index : tail.Pending(part)) merged += tail.Key(index).size();
+    if (absl::Status status = store_.MergePart(part); !status.ok()) return Corrupt(status);
+    if (!had_model && store_.parts_have_own_model()) {
+      CRAWLDB_RETURN_IF_ERROR(WritePartRow(kModelRow, seq, store_.own_parts_model()->Serialize()));
+    }
+    CRAWLDB_RETURN_IF_ERROR(
+        WritePartRow(static_cast<int64_t>(part), seq, store_.part(part).Serialize()));
+    part_seqs_[part] = seq;
+  }
+  // Log rows every part holds are no longer needed; the newest stays, so that a connection
+  // that has not read it finds a gap in the seqs and reloads.
+  int64_t needed = seq;
+  for (size_t part = 0; part < kUrlParts; ++part) {
+    if (!tail.Pending(part).empty()) needed = std::min(needed, part_seqs_[part] + 1);
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, statements_->Use(kTrimLog));
+  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, needed));
+  return trim.Run();
+}
+
+absl::Status UrlsTable::WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWritePart));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, part));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
+  CRAWLDB_RETURN_IF_ERROR(write.BindBlob(3, data));
+  return write.Run();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -751,13 +946,14 @@ absl::Status UrlsTable::Optimize() {
       sqlite3_reset(insert.get());
     }
   }
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
-    CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  for (Slot clear : {kClearLog, kClearParts, kClearDeleted}) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, statements_->Use(clear));
+    CRAWLDB_RETURN_IF_ERROR(statement.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(base));
+  part_seqs_.assign(kUrlParts, 0);
   fingerprints_->Invalidate();
   // The log is empty: every connection restarts it from 1 after reloading.
   sync().Loaded(sync().generation());
@@ -789,8 +985,10 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
   const UrlBase& base = store_.base();
   size_t live = store_.live_count();
   size_t stored = base.StoredBytes();
-  size_t tail_key_bytes = 0;
-  for (size_t i = 0; i < store_.tail_size(); ++i) tail_key_bytes += store_.tail().Key(i).size();
+  size_t parts_bytes = 0;
+  for (size_t part = 0; part < kUrlParts; ++part) parts_bytes += store_.part(part).StoredBytes();
+  const size_t parts_model_bytes =
+      store_.parts_have_own_model() ? store_.own_parts_model()->Serialize().size() : 0;
   int64_t log_rows = 0, log_bytes = 0;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement size, statements_->Use(kLogSize));
@@ -801,18 +999,22 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
     }
   }
   // base_bytes: every stored part; base_model_bytes, base_head_bytes and base_block_bytes: the
-  // model, the head index and the blocks among them. fp_index_bytes: memory of the fp → id
-  // index (0 until an fp look-up builds it). log_bytes: the added and deleted blobs of <t>_log.
+  // model, the head index and the blocks among them. tail_urls: ids given since optimize, of
+  // which merged_urls are in parts (parts_bytes stored, parts_model_bytes of it the parts' own
+  // model) and pending_urls wait in the log (pending_key_bytes). fp_index_bytes: memory of the
+  // fp → id index (0 until an fp look-up builds it). log_bytes: the blobs of <t>_log.
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"max_id\":%d,\"base_urls\":%d,"
       "\"base_blocks\":%d,\"base_bytes\":%d,\"base_model_bytes\":%d,\"base_head_bytes\":%d,"
-      "\"base_block_bytes\":%d,\"tail_urls\":%d,\"tail_key_bytes\":%d,\"deleted\":%d,"
+      "\"base_block_bytes\":%d,\"tail_urls\":%d,\"merged_urls\":%d,\"parts_bytes\":%d,"
+      "\"parts_model_bytes\":%d,\"pending_urls\":%d,\"pending_key_bytes\":%d,\"deleted\":%d,"
       "\"log_rows\":%d,\"log_bytes\":%d,\"memory_bytes\":%d,\"fp_index_bytes\":%d,"
       "\"base_bytes_per_url\":%.3f}",
       JsonString(name_), kUrlsModule, live, store_.max_id(), base.size(), base.block_count(),
       stored, base.ModelBytes(), base.HeadIndexBytes(), base.BlockBytes(), store_.tail_size(),
-      tail_key_bytes, store_.deleted_count(), log_rows, log_bytes, store_.MemoryBytes(),
-      fingerprints_->MemoryBytes(),
+      store_.merged_count(), parts_bytes + parts_model_bytes, parts_model_bytes,
+      store_.tail().pending_count(), store_.tail().pending_bytes(), store_.deleted_count(),
+      log_rows, log_bytes, store_.MemoryBytes(), fingerprints_->MemoryBytes(),
       base.size() == 0 ? 0.0 : static_cast<double>(stored) / base.size());
 }
 
@@ -839,6 +1041,30 @@ absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
         problem(absl::StrCat("base block ", block, " holds an invalid key"));
       }
       previous = keys[i];
+    }
+  }
+  // Every part's keys decode, increase, belong to it, and have ids given since optimize.
+  for (size_t number = 0; number < kUrlParts; ++number) {
+    const UrlPart& part = store_.part(number);
+    std::string last;
+    for (size_t block = 0; block < part.keys().block_count(); ++block) {
+      if (absl::Status status = part.keys().DecodeBlock(block, &keys); !status.ok()) {
+        problem(absl::StrCat("part ", number, " block ", block, ": ", status.message()));
+        break;
+      }
+      for (size_t i = 0; i < keys.size(); ++i) {
+        const int64_t id = part.IdAt(block * kKeysPerBlock + i);
+        if ((block > 0 || i > 0) && keys[i] <= last) {
+          problem(absl::StrCat("part ", number, " is out of order"));
+        }
+        if (UrlPartOf(keys[i]) != number || !UrlFromCanonicalKey(keys[i]).ok()) {
+          problem(absl::StrCat("part ", number, " holds a key that is not its own"));
+        }
+        if (id <= static_cast<int64_t>(store_.base().size()) || id > store_.max_id()) {
+          problem(absl::StrCat("part ", number, " holds id ", id, ", out of range"));
+        }
+        last = keys[i];
+      }
     }
   }
   // Every live id maps to a key that maps back to it.

@@ -1,6 +1,6 @@
 // The `urls` virtual table (module crawldb_urls): the URL store as SQL.
 //
-//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192)];
+//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=16777216)];
 //   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
 //   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
 //
@@ -9,12 +9,30 @@
 //               'generation', bumped by every optimize
 //   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
 //   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h
+//   <t>_parts   (part INTEGER PRIMARY KEY, seq, data)   url_part.h; part −1: the parts' own model
+//   <t>_deleted (id INTEGER PRIMARY KEY)   every id deleted since optimize
+//
+// Batch merges (paper 003; url_store.h, url_part.h). Each xSync, after its log row: while the
+// pending keys (added since optimize, not yet in a part) pass the larger of the option
+// merge_bytes and the stored bytes of base and parts (0: at every commit), parts are merged in
+// turn, from where the last commit stopped, until about kMergeFactor times the key bytes the
+// transaction added are merged; each part's row is rewritten with the commit's seq. Then the
+// log rows before the oldest seq among parts that still have pending keys are trimmed — never
+// the newest row, so that a connection that has not read the trimmed rows finds a gap in the
+// seqs and reloads. The first merge without a model to share (a base under kMinBaseModelKeys
+// keys) trains the parts' own model (row −1), waiting for min(merge_bytes, kPartsSampleBytes)
+// pending bytes. Loading reads the base, the parts, the deleted ids, then the log rows, each add
+// pending unless its part's seq covers the row; catching up replays the new rows, then installs
+// the parts whose seq is newer than what this connection had read. The cost: commits rewrite
+// about kMergeFactor × (part size ÷ its pending keys) keys per key added, and the log keeps the
+// rows of about one merge cycle.
 //
 // Transactions (design.md §5): xUpdate changes only the in-memory UrlStore, recording each
 // change in its undo log; xSync appends one <t>_log row with the transaction's changes (commit
 // cost proportional to the change); xRollback / xRollbackTo undo in memory. `optimize` rewrites
-// <t>_base and empties <t>_log at once, so it is refused inside an explicit transaction (like
-// VACUUM); a failed optimize statement reloads the store from the shadow tables.
+// <t>_base and empties <t>_log, <t>_parts and <t>_deleted at once, so it is refused inside an
+// explicit transaction (like VACUUM); a failed optimize statement reloads the store from the
+// shadow tables.
 //
 // Other connections: at the start of every statement (xBegin, xOpen) the table compares
 // PRAGMA data_version with the value it last saw; when another connection committed, it reads
@@ -77,7 +95,8 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   const NormalizeOptions& normalize_options() const { return normalize_options_; }
 
  private:
-  UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length);
+  UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length,
+            size_t merge_bytes);
   std::unique_ptr<StatementCache> MakeStatements() const;
 
   absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
@@ -86,6 +105,11 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   // LoggedTable
   absl::Status LoadAll() override;
   absl::Status ReplayLogSince(int64_t seq) override;
+  // Installs the parts (and the parts' model) a <t>_parts query returns.
+  absl::Status InstallParts(ScopedStatement& select);
+  // At commit: merges parts in turn while the pending keys are too many (see the top).
+  absl::Status MergeParts(size_t added_bytes, int64_t seq);
+  absl::Status WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data);
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }
   void ClearUndo() override { store_.ClearUndo(); }
@@ -98,7 +122,10 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   std::string name_;
   NormalizeOptions normalize_options_;
   std::unique_ptr<StatementCache> statements_;
+  size_t merge_bytes_;
   UrlStore store_;
+  std::vector<int64_t> part_seqs_;  // per part: the log seq its stored row holds (0: none)
+  size_t next_merge_part_ = 0;
   std::unique_ptr<FingerprintIndex> fingerprints_;
 
 };

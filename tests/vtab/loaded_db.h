@@ -80,4 +80,29 @@ inline void FlipByte(sqlite3_context* context, int, sqlite3_value** argv) {
   sqlite3_result_blob(context, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
 }
 
+// A copy of the database file at `path`, named `name`, with `damage` (SQL, which may call
+// flip) run on it.
+inline std::string DamagedCopy(const std::string& path, const std::string& name,
+                               const std::string& damage) {
+  std::string copy = TempDbPath(name);
+  std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+  SQLite::Database db = LoadedDb(copy);
+  db.createFunction("flip", 2, true, nullptr, &FlipByte);
+  db.exec(damage);
+  return copy;
+}
+
+// Reading a damaged table either works (the damage kept the data valid) or fails with
+// SQLITE_CORRUPT_VTAB and a message starting with `prefix`; it never crashes or reads out of
+// bounds (ASan watches). Runs `statements` until one fails.
+inline void ExpectReadOrCorrupt(SQLite::Database& db, const std::vector<std::string>& statements,
+                                const std::string& prefix) {
+  try {
+    for (const std::string& sql : statements) db.exec(sql);
+  } catch (const SQLite::Exception& e) {
+    EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
+  }
+}
+
 }  // namespace crawldb::testing

@@ -56,7 +56,17 @@ int InsertAll(const std::string& path, const std::vector<std::string>& urls, siz
   }
 }
 
-class UrlsProcesses : public ::testing::TestWithParam<bool> {};
+// The parameter: BEGIN IMMEDIATE batches or autocommit ones, and whether every commit merges
+// parts (merge_bytes=0), so that each process also installs the parts the other rewrote and
+// reloads when the log rows it had not read were trimmed.
+struct Mode {
+  bool immediate;
+  bool merges;
+};
+void PrintTo(const Mode& mode, std::ostream* out) {
+  *out << (mode.immediate ? "BEGIN IMMEDIATE" : "autocommit") << (mode.merges ? ", merging" : "");
+}
+class UrlsProcesses : public ::testing::TestWithParam<Mode> {};
 
 TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   std::vector<std::string> reddit =
@@ -66,17 +76,20 @@ TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   std::vector<std::string> a(reddit.begin(), reddit.begin() + 20000);
   std::vector<std::string> b(reddit.begin() + 10000, reddit.end());
 
-  std::string path = TempDbPath(GetParam() ? "urls_processes_immediate" : "urls_processes_autocommit");
+  std::string path = TempDbPath(std::string("urls_processes_") +
+                                (GetParam().immediate ? "immediate" : "autocommit") +
+                                (GetParam().merges ? "_merges" : ""));
   {
     SQLite::Database db = LoadedDb(path);
     db.exec("PRAGMA journal_mode = WAL");
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec(GetParam().merges ? "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)"
+                              : "CREATE VIRTUAL TABLE urls USING crawldb_urls");
   }
   std::vector<pid_t> children;
   for (const std::vector<std::string>* urls : {&a, &b}) {
     pid_t pid = fork();
     ASSERT_GE(pid, 0);
-    if (pid == 0) _exit(InsertAll(path, *urls, 50, GetParam()));
+    if (pid == 0) _exit(InsertAll(path, *urls, 50, GetParam().immediate));
     children.push_back(pid);
   }
   for (pid_t pid : children) {
@@ -104,12 +117,19 @@ TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   std::vector<std::string> stored = Rows(db, "SELECT url FROM urls");
   EXPECT_EQ(std::set<std::string>(stored.begin(), stored.end()), expected);
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+  if (GetParam().merges) {
+    EXPECT_GT(std::stoul(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].merged_urls')")),
+              expected.size() / 2);
+  }
 }
 
-INSTANTIATE_TEST_SUITE_P(Transactions, UrlsProcesses, ::testing::Values(true, false),
+INSTANTIATE_TEST_SUITE_P(Transactions, UrlsProcesses,
+                         ::testing::Values(Mode{true, false}, Mode{false, false}, Mode{true, true},
+                                           Mode{false, true}),
                          [](const auto& param_info) {
-                           return param_info.param ? std::string("BeginImmediate")
-                                             : std::string("Autocommit");
+                           return std::string(param_info.param.immediate ? "BeginImmediate"
+                                                                         : "Autocommit") +
+                                  (param_info.param.merges ? "Merging" : "");
                          });
 
 }  // namespace

@@ -1,0 +1,164 @@
+#include "extension/urls/url_part.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "codecs/varint.h"
+#include "extension/urls/canonical_key.h"
+
+namespace crawldb::urls {
+namespace {
+
+constexpr int kMaxIdBits = 40;
+constexpr size_t kIdPadding = 8;
+
+absl::Status Corrupt(const std::string& what) {
+  return absl::DataLossError(absl::StrCat("url part: ", what));
+}
+
+size_t PackedBytes(size_t count, int bits) { return (count * static_cast<size_t>(bits) + 7) / 8; }
+
+}  // namespace
+
+size_t UrlPartOf(std::string_view key) {
+  size_t host_end = 0;
+  while (host_end < key.size() && key[host_end] >= kHostKeySeparator) ++host_end;
+  return static_cast<size_t>(XXH3_64bits(key.data(), host_end) >> (64 - kUrlPartBits));
+}
+
+int64_t UrlPart::IdAt(size_t rank) const {
+  const size_t bit = rank * static_cast<size_t>(id_bits_);
+  uint64_t word;
+  std::memcpy(&word, ids_.data() + bit / 8, sizeof(word));
+  // id_bits_ ≤ 40 and the shift < 8: the 64 bits read hold the whole value.
+  const uint64_t value = (word >> (bit % 8)) & ((uint64_t{1} << id_bits_) - 1);
+  return static_cast<int64_t>(value) + 1;
+}
+
+absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const std::string_view> keys,
+                                       absl::Span<const int64_t> ids, int64_t through_id,
+                                       std::shared_ptr<const codecs::UrlBlockModel> model) {
+  if (keys.size() != ids.size()) {
+    return absl::InvalidArgumentError("url part: one id per key is needed");
+  }
+  UrlBaseBuilder builder(std::move(model));
+  for (std::string_view key : keys) {
+    if (absl::Status status = builder.Add(key); !status.ok()) return status;
+  }
+  absl::StatusOr<UrlBase> base = builder.Finish();
+  if (!base.ok()) return base.status();
+  UrlPart part;
+  part.keys_ = std::move(*base);
+  part.through_id_ = through_id;
+  int64_t max_id = 1;
+  for (int64_t id : ids) {
+    if (id < 1 || id > through_id) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("url part: id ", id, " is outside 1..", through_id));
+    }
+    max_id = std::max(max_id, id);
+  }
+  part.id_bits_ = std::max(1, static_cast<int>(std::bit_width(static_cast<uint64_t>(max_id - 1))));
+  part.ids_.assign(PackedBytes(ids.size(), part.id_bits_) + kIdPadding, 0);
+  for (size_t rank = 0; rank < ids.size(); ++rank) {
+    const uint64_t value = static_cast<uint64_t>(ids[rank] - 1);
+    const size_t bit = rank * static_cast<size_t>(part.id_bits_);
+    for (int b = 0; b < part.id_bits_; ++b) {
+      if ((value >> b) & 1) part.ids_[(bit + b) / 8] |= static_cast<uint8_t>(1u << ((bit + b) % 8));
+    }
+  }
+  return part;
+}
+
+std::vector<uint8_t> UrlPart::Serialize() const {
+  std::vector<uint8_t> data = {kPartFormatVersion};
+  codecs::AppendVarint(static_cast<uint64_t>(through_id_), &data);
+  codecs::AppendVarint(size(), &data);
+  data.push_back(static_cast<uint8_t>(id_bits_));
+  data.insert(data.end(), ids_.begin(), ids_.end() - kIdPadding);
+  const std::vector<std::vector<uint8_t>> parts = keys_.KeyParts();
+  codecs::AppendVarint(parts.size(), &data);
+  for (const std::vector<uint8_t>& part : parts) {
+    codecs::AppendVarint(part.size(), &data);
+    data.insert(data.end(), part.begin(), part.end());
+  }
+  return data;
+}
+
+absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
+                                      std::shared_ptr<const codecs::UrlBlockModel> model) {
+  const uint8_t* p = data.data();
+  const uint8_t* end = p + data.size();
+  if (p == end) return Corrupt("empty");
+  if (*p != kPartFormatVersion) {
+    return Corrupt(absl::StrCat("format version ", *p, ", this build reads ",
+                                kPartFormatVersion));
+  }
+  uint64_t through_id = 0, count = 0;
+  p = codecs::ReadVarint(p + 1, end, &through_id);
+  if (p != nullptr) p = codecs::ReadVarint(p, end, &count);
+  if (p == nullptr || p == end) return Corrupt("malformed header");
+  const int id_bits = *p++;
+  if (through_id == 0 || through_id > (uint64_t{1} << kMaxIdBits) || id_bits < 1 ||
+      id_bits > kMaxIdBits || count > through_id) {
+    return Corrupt(absl::StrCat("header out of range: through id ", through_id, ", ", count,
+                                " keys, ", id_bits, "-bit ids"));
+  }
+  const size_t id_bytes = PackedBytes(count, id_bits);
+  if (id_bytes > static_cast<size_t>(end - p)) return Corrupt("the ids run past the end");
+  UrlPart part;
+  part.through_id_ = static_cast<int64_t>(through_id);
+  part.id_bits_ = id_bits;
+  part.ids_.assign(p, p + id_bytes);
+  part.ids_.resize(id_bytes + kIdPadding, 0);
+  p += id_bytes;
+  uint64_t part_count = 0;
+  p = codecs::ReadVarint(p, end, &part_count);
+  if (p == nullptr || part_count > static_cast<uint64_t>(end - p)) {
+    return Corrupt("malformed key parts");
+  }
+  std::vector<absl::Span<const uint8_t>> parts;
+  for (uint64_t i = 0; i < part_count; ++i) {
+    uint64_t length = 0;
+    p = codecs::ReadVarint(p, end, &length);
+    if (p == nullptr || length > static_cast<uint64_t>(end - p)) {
+      return Corrupt(absl::StrCat("key part ", i, " runs past the end"));
+    }
+    parts.emplace_back(p, length);
+    p += length;
+  }
+  if (p != end) return Corrupt("bytes after the last key part");
+  absl::StatusOr<UrlBase> keys = UrlBase::LoadKeys(parts, std::move(model));
+  if (!keys.ok()) return Corrupt(std::string(keys.status().message()));
+  if (keys->size() != count) {
+    return Corrupt(absl::StrCat("the header says ", count, " keys, the blocks hold ",
+                                keys->size()));
+  }
+  part.keys_ = std::move(*keys);
+  // Every id in range, none twice.
+  std::vector<int64_t> ids(count);
+  for (size_t rank = 0; rank < count; ++rank) {
+    ids[rank] = part.IdAt(rank);
+    if (ids[rank] > part.through_id_) {
+      return Corrupt(absl::StrCat("id ", ids[rank], " is above the through id ", through_id));
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) return Corrupt("an id repeats");
+  return part;
+}
+
+size_t UrlPart::MemoryBytes() const {
+  return keys_.MemoryBytes() - (keys_.model() ? keys_.model()->MemoryBytes() : 0) +
+         ids_.capacity();
+}
+
+size_t UrlPart::StoredBytes() const {
+  return keys_.StoredBytes() + PackedBytes(size(), id_bits_) + 16;
+}
+
+}  // namespace crawldb::urls

@@ -1,0 +1,79 @@
+// UrlPart: one of the url store's merged partitions — the URLs of a set of hosts added since the
+// last optimize, sorted and coded like the base, each with the id it was given on arrival.
+//
+// Paper 003's idea (VEUNIQ): URLs are partitioned by host (a hash of the host key picks one of
+// kUrlParts partitions), and a partition is rewritten as a whole, merging its sorted batch of
+// new URLs into its sorted keys in one sequential pass; the partitions are rewritten in turn, a
+// few per commit (url_store.h says when). The keys are the same canonical keys as the base's,
+// in UrlBase blocks coded with a model shared by every part (the base's, or one trained for the
+// parts: url_store.h), so a part costs about what the base costs per URL, plus its ids.
+//
+// Stored form (one row of <t>_parts; this header owns it):
+//   data := version:u8 (= kPartFormatVersion) through_id:varint count:varint id_bits:u8
+//           ids[count] keys
+//   through_id  the part holds every URL of its hosts with an id ≤ through_id that was live when
+//               the part was written; later ids are not in it
+//   ids         the id of each key in key order, as (id − 1) in id_bits bits each, LSB first,
+//               padded to a byte; id_bits ≤ 40
+//   keys      := part_count:varint ( length:varint bytes[length] ){part_count}: UrlBase's
+//               KeyParts (url_base.h) of the count keys
+// Load validates all of it (DataLossError "url part: …"); keys are checked as they decode.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "codecs/url_block_model.h"
+#include "extension/urls/url_base.h"
+
+namespace crawldb::urls {
+
+inline constexpr uint8_t kPartFormatVersion = 1;
+inline constexpr int kUrlPartBits = 10;
+inline constexpr size_t kUrlParts = size_t{1} << kUrlPartBits;
+
+// The part that holds `key`: a hash of its host key (everything before the scheme mark), so
+// every URL of one host is in one part.
+size_t UrlPartOf(std::string_view key);
+
+class UrlPart {
+ public:
+  UrlPart() = default;
+
+  // Builds a part from keys in strictly increasing order and their ids, coded with `model`.
+  static absl::StatusOr<UrlPart> Build(absl::Span<const std::string_view> keys,
+                                       absl::Span<const int64_t> ids, int64_t through_id,
+                                       std::shared_ptr<const codecs::UrlBlockModel> model);
+  static absl::StatusOr<UrlPart> Load(absl::Span<const uint8_t> data,
+                                      std::shared_ptr<const codecs::UrlBlockModel> model);
+  std::vector<uint8_t> Serialize() const;
+
+  size_t size() const { return keys_.size(); }
+  int64_t through_id() const { return through_id_; }
+  const UrlBase& keys() const { return keys_; }
+  int64_t IdAt(size_t rank) const;
+
+  // The rank holding `key`, or nullopt.
+  absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const { return keys_.Find(key); }
+  absl::Status Get(size_t rank, std::string* key) const { return keys_.Get(rank, key); }
+
+  size_t MemoryBytes() const;
+  size_t StoredBytes() const;
+
+ private:
+  UrlBase keys_;
+  // id − 1 of each rank, id_bits_ bits each, as stored, then 8 bytes of padding so that IdAt
+  // reads 8 bytes at any rank.
+  std::vector<uint8_t> ids_;
+  int id_bits_ = 0;
+  int64_t through_id_ = 0;
+};
+
+}  // namespace crawldb::urls

@@ -1,0 +1,215 @@
+// Batch merges through SQL (urls_table.h, url_part.h): what commits write to <t>_parts and
+// <t>_deleted, the log rows they trim, reopening, a connection left behind, damaged rows, the
+// refused format version 1, and what merging saves in a crawl that never optimizes.
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "tests/vtab/loaded_db.h"
+
+namespace crawldb::testing {
+namespace {
+
+int64_t Stat(SQLite::Database& db, const std::string& key) {
+  return std::stoll(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0]." + key + "')"));
+}
+
+// Inserts `urls[begin, end)` in transactions of `batch`.
+void InsertBatches(SQLite::Database& db, const std::vector<std::string>& urls, size_t begin,
+                   size_t end, size_t batch) {
+  SQLite::Statement insert(db, "INSERT OR IGNORE INTO urls(url) VALUES (?)");
+  for (size_t start = begin; start < end; start += batch) {
+    SQLite::Transaction transaction(db);
+    for (size_t i = start; i < std::min(end, start + batch); ++i) {
+      insert.bind(1, urls[i]);
+      insert.exec();
+      insert.reset();
+    }
+    transaction.commit();
+  }
+}
+
+// Every stored URL with its id.
+std::map<std::string, std::string> UrlIds(SQLite::Database& db) {
+  std::map<std::string, std::string> ids;
+  SQLite::Statement select(db, "SELECT url, id FROM urls");
+  while (select.executeStep()) ids[select.getColumn(0).getString()] = select.getColumn(1).getString();
+  return ids;
+}
+
+class UrlsMerge : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    reddit_ = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 20000);
+    ASSERT_EQ(reddit_.size(), 20000u);
+  }
+  std::vector<std::string> reddit_;
+};
+
+TEST_F(UrlsMerge, CommitsMergePartsTrimTheLogAndReopenAsTheyWere) {
+  const std::string path = TempDbPath("urls_merge_reopen");
+  std::map<std::string, std::string> before;
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+    InsertBatches(db, reddit_, 0, 12000, 400);
+    db.exec("SELECT crawldb_optimize()");  // a base, whose model the parts then share
+    InsertBatches(db, reddit_, 12000, 20000, 400);
+    db.exec("DELETE FROM urls WHERE id % 97 = 0");
+    const int64_t merged = Stat(db, "merged_urls");
+    EXPECT_GT(merged, 6000);
+    EXPECT_EQ(Stat(db, "parts_model_bytes"), 0);  // the base's model
+    EXPECT_EQ(std::stoll(One(db, "SELECT count(*) FROM urls_parts WHERE part >= 0")),
+              std::stoll(One(db, "SELECT count(*) FROM urls_parts")));
+    // Rows every part holds were trimmed; the deletions are in urls_deleted.
+    EXPECT_LT(std::stoll(One(db, "SELECT count(*) FROM urls_log")), 30);
+    EXPECT_EQ(One(db, "SELECT count(*) FROM urls_deleted"), std::to_string(Stat(db, "deleted")));
+    // Merged keys take a fraction of the log's bytes for the same URLs.
+    EXPECT_LT(Stat(db, "parts_bytes"), merged * 30);
+    // A host's URLs come from the base, its part and the pending keys.
+    EXPECT_EQ(One(db, "SELECT count(*) FROM urls WHERE host = 'www.nytimes.com'"),
+              One(db, "SELECT count(*) FROM urls WHERE url_host(url) = 'www.nytimes.com'"));
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+    before = UrlIds(db);
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(UrlIds(db), before);
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+  for (const auto& [url, id] : before) {
+    if (std::stoll(id) % 13 != 0) continue;
+    ASSERT_EQ(One(db, "SELECT url_id('" + url + "')"), id) << url;
+    ASSERT_EQ(One(db, "SELECT url FROM urls WHERE id = " + id), url);
+  }
+  // Ids given after a reopen follow the largest one, deleted or not.
+  db.exec("INSERT INTO urls(url) VALUES ('http://after.example/')");
+  EXPECT_EQ(One(db, "SELECT max(id) FROM urls"), One(db, "SELECT json_extract(crawldb_stats(), "
+                                                         "'$.tables[0].max_id')"));
+  db.exec("SELECT crawldb_optimize()");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls_parts"), "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls_deleted"), "0");
+  EXPECT_EQ(Stat(db, "merged_urls"), 0);
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), std::to_string(before.size() + 1));
+}
+
+TEST_F(UrlsMerge, ASmallBaseGivesThePartsTheirOwnModel) {
+  SQLite::Database db = LoadedDb(TempDbPath("urls_merge_model"));
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+  InsertBatches(db, reddit_, 0, 5000, 500);
+  EXPECT_GT(Stat(db, "parts_model_bytes"), 0);
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls_parts WHERE part = -1"), "1");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
+TEST_F(UrlsMerge, AConnectionLeftBehindCatchesUpOrReloads) {
+  const std::string path = TempDbPath("urls_merge_behind");
+  SQLite::Database writer = LoadedDb(path);
+  writer.exec("PRAGMA journal_mode = WAL");
+  writer.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+  SQLite::Database reader = LoadedDb(path);
+  InsertBatches(writer, reddit_, 0, 1000, 100);
+  // One commit at a time: the reader replays the new row and installs the parts it rewrote.
+  for (size_t start = 1000; start < 3000; start += 250) {
+    InsertBatches(writer, reddit_, start, start + 250, 250);
+    ASSERT_EQ(UrlIds(reader), UrlIds(writer));
+  }
+  // Many commits unseen: the rows the reader needs are trimmed, so it reloads.
+  InsertBatches(writer, reddit_, 3000, 12000, 300);
+  writer.exec("DELETE FROM urls WHERE id % 5 = 0");
+  EXPECT_EQ(UrlIds(reader), UrlIds(writer));
+  EXPECT_EQ(One(reader, "SELECT crawldb_check()"), "ok");
+  // And the reader's writes reach the writer.
+  InsertBatches(reader, reddit_, 12000, 13000, 100);
+  EXPECT_EQ(UrlIds(writer), UrlIds(reader));
+}
+
+TEST_F(UrlsMerge, DamagedPartsAreCorruptVtabNeverACrash) {
+  const std::string path = TempDbPath("urls_merge_corrupt");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+    InsertBatches(db, reddit_, 0, 3000, 300);
+  }
+  const std::string some_part = [&] {
+    SQLite::Database db = LoadedDb(path);
+    return One(db, "SELECT part FROM urls_parts WHERE part >= 0 ORDER BY length(data) DESC");
+  }();
+  const std::vector<std::string> damages = {
+      "UPDATE urls_parts SET data = substr(data, 1, length(data) / 2) WHERE part = " + some_part,
+      "UPDATE urls_parts SET data = substr(data, 1, 3) WHERE part = " + some_part,
+      "UPDATE urls_parts SET data = x'' WHERE part = -1",
+      "DELETE FROM urls_parts WHERE part = -1",
+      "UPDATE urls_parts SET part = 5000 WHERE part = " + some_part,
+      "UPDATE urls_parts SET data = x'09' WHERE part = " + some_part,
+      "INSERT INTO urls_deleted(id) VALUES (-4)",
+      "UPDATE urls_log SET deleted = x'010102' WHERE seq = (SELECT max(seq) FROM urls_log)",
+  };
+  std::vector<std::string> flips;
+  for (size_t at = 0; at < 60; ++at) {
+    flips.push_back("UPDATE urls_parts SET data = flip(data, length(data) * " +
+                    std::to_string(at) + " / 60) WHERE part = " + some_part);
+  }
+  const std::vector<std::string> reads = {"SELECT url, host, fp FROM urls",
+                                          "SELECT * FROM urls WHERE host = 'www.nytimes.com'",
+                                          "SELECT url_id('http://www.reddit.com/')"};
+  for (const std::string& flip : flips) {
+    SCOPED_TRACE(flip);
+    SQLite::Database reader = LoadedDb(DamagedCopy(path, "urls_merge_corrupt_copy", flip));
+    ExpectReadOrCorrupt(reader, reads, "crawldb_urls: ");
+    One(reader, "SELECT crawldb_check()");
+  }
+  for (const std::string& damage : damages) {
+    SCOPED_TRACE(damage);
+    SQLite::Database reader = LoadedDb(DamagedCopy(path, "urls_merge_corrupt_copy", damage));
+    ExpectReadOrCorrupt(reader, reads, "crawldb_urls: ");
+    EXPECT_NE(One(reader, "SELECT crawldb_check()"), "ok") << "a damage went unnoticed";
+  }
+}
+
+TEST_F(UrlsMerge, TablesOfFormatVersion1AreRefusedWithWhatToDo) {
+  const std::string path = TempDbPath("urls_merge_v1");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("UPDATE urls_config SET value = '1' WHERE key = 'format_version'");
+  }
+  SQLite::Database db = LoadedDb(path);
+  try {
+    db.exec("SELECT count(*) FROM urls");
+    ADD_FAILURE() << "a version 1 table was read";
+  } catch (const SQLite::Exception& e) {
+    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (2 to 2)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A crawl that never optimizes: with merges most of its URLs are held compressed; without, the
+// log holds all their text. The log rows of one merge cycle stay (urls_table.h), so the file
+// is not as small as after optimize.
+TEST_F(UrlsMerge, ACrawlThatNeverOptimizesStaysCompressed) {
+  const std::vector<std::string> urls =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 100000);
+  auto file_bytes = [&](const std::string& create) {
+    const std::string path = TempDbPath("urls_merge_size");
+    {
+      SQLite::Database db = LoadedDb(path);
+      db.exec(create);
+      InsertBatches(db, urls, 0, urls.size(), 1000);
+      EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+      db.exec("VACUUM");
+    }
+    return std::filesystem::file_size(path);
+  };
+  const auto plain = file_bytes("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  const auto merged =
+      file_bytes("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1048576)");
+  EXPECT_LT(static_cast<double>(merged), 0.9 * static_cast<double>(plain))
+      << merged << " bytes merged, " << plain << " bytes without";
+}
+
+}  // namespace
+}  // namespace crawldb::testing
