@@ -393,8 +393,11 @@ absl::Status UrlBase::DecodeBlock(size_t block, BlockKeys* keys) const {
 
 size_t UrlBase::HeadIndexBytes() const {
   if (count_ == 0) return 0;
-  absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
-  return heads.ok() ? heads->Serialize().size() : 0;
+  if (head_index_bytes_ == 0) {
+    absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
+    head_index_bytes_ = heads.ok() ? heads->Serialize().size() : 0;
+  }
+  return head_index_bytes_;
 }
 
 size_t UrlBase::MemoryBytes() const {
@@ -403,6 +406,7 @@ size_t UrlBase::MemoryBytes() const {
 }
 
 size_t UrlBase::StoredBytes() const {
+  if (stored_bytes_ != 0) return stored_bytes_;
   // What Parts() would hold, without copying the blocks.
   size_t bytes = HeaderPart().size();
   if (count_ == 0) return bytes;
@@ -414,6 +418,7 @@ size_t UrlBase::StoredBytes() const {
       bytes += codecs::VarintLength(block_offsets_[b + 1] - block_offsets_[b]);
     }
   }
+  stored_bytes_ = bytes;
   return bytes;
 }
 

@@ -133,7 +133,8 @@ class UrlBase {
   // Bytes of memory held: model, head index, blocks and offsets.
   size_t MemoryBytes() const;
   // Bytes of the stored parts: all of them, and the model's, the head index's and the groups of
-  // blocks' (header and part framing aside). HeadIndexBytes codes the heads to count them.
+  // blocks' (header and part framing aside). HeadIndexBytes codes the heads to count them, the
+  // first time it is asked.
   size_t StoredBytes() const;
   size_t ModelBytes() const { return model_bytes_; }
   size_t HeadIndexBytes() const;
@@ -166,6 +167,9 @@ class UrlBase {
   std::vector<uint8_t> blocks_;          // every block, back to back
   std::vector<uint64_t> block_offsets_;  // block b is blocks_[block_offsets_[b], [b + 1])
   mutable std::string scratch_;          // Find's and LowerBound's decoding buffer
+  // StoredBytes and HeadIndexBytes, computed once (a base does not change; 0: not yet).
+  mutable size_t stored_bytes_ = 0;
+  mutable size_t head_index_bytes_ = 0;
 };
 
 // Key bytes a base's model is trained on at most. Training takes about 0.45 s per MiB; a larger

@@ -22,12 +22,33 @@ absl::Status Corrupt(const std::string& what) {
 
 size_t PackedBytes(size_t count, int bits) { return (count * static_cast<size_t>(bits) + 7) / 8; }
 
+constexpr int kFilterProbes = 4;
+
+// Words of a part's filter: about 10 bits per key, at least one word.
+size_t FilterWords(size_t count) { return (count * 10 + 63) / 64 + 1; }
+
+// The word of the filter a key's hash falls in, and the bits it sets there.
+size_t FilterWord(uint64_t hash, size_t words) {
+  return static_cast<size_t>(((hash >> 32) * words) >> 32);
+}
+uint64_t FilterBits(uint64_t hash) {
+  uint64_t bits = 0;
+  for (int probe = 0; probe < kFilterProbes; ++probe) bits |= uint64_t{1} << ((hash >> (6 * probe)) & 63);
+  return bits;
+}
+
 }  // namespace
 
 size_t UrlPartOf(std::string_view key) {
   size_t host_end = 0;
   while (host_end < key.size() && key[host_end] >= kHostKeySeparator) ++host_end;
   return static_cast<size_t>(XXH3_64bits(key.data(), host_end) >> (64 - kUrlPartBits));
+}
+
+bool UrlPart::MayHold(std::string_view key) const {
+  const uint64_t hash = XXH3_64bits(key.data(), key.size());
+  const uint64_t bits = FilterBits(hash);
+  return (filter_[FilterWord(hash, filter_.size())] & bits) == bits;
 }
 
 int64_t UrlPart::IdAt(size_t rank) const {
@@ -54,6 +75,11 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const std::string_view> keys,
   UrlPart part;
   part.keys_ = std::move(*base);
   part.through_id_ = through_id;
+  part.filter_.assign(FilterWords(keys.size()), 0);
+  for (std::string_view key : keys) {
+    const uint64_t hash = XXH3_64bits(key.data(), key.size());
+    part.filter_[FilterWord(hash, part.filter_.size())] |= FilterBits(hash);
+  }
   int64_t max_id = 1;
   for (int64_t id : ids) {
     if (id < 1 || id > through_id) {
@@ -80,6 +106,9 @@ std::vector<uint8_t> UrlPart::Serialize() const {
   codecs::AppendVarint(size(), &data);
   data.push_back(static_cast<uint8_t>(id_bits_));
   data.insert(data.end(), ids_.begin(), ids_.end() - kIdPadding);
+  for (uint64_t word : filter_) {
+    for (int byte = 0; byte < 8; ++byte) data.push_back(static_cast<uint8_t>(word >> (8 * byte)));
+  }
   const std::vector<std::vector<uint8_t>> parts = keys_.KeyParts();
   codecs::AppendVarint(parts.size(), &data);
   for (const std::vector<uint8_t>& part : parts) {
@@ -116,6 +145,13 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   part.ids_.assign(p, p + id_bytes);
   part.ids_.resize(id_bytes + kIdPadding, 0);
   p += id_bytes;
+  const size_t filter_words = FilterWords(count);
+  if (filter_words > static_cast<size_t>(end - p) / 8) return Corrupt("the filter runs past the end");
+  part.filter_.resize(filter_words);
+  for (uint64_t& word : part.filter_) {
+    word = 0;
+    for (int byte = 0; byte < 8; ++byte) word |= uint64_t{*p++} << (8 * byte);
+  }
   uint64_t part_count = 0;
   p = codecs::ReadVarint(p, end, &part_count);
   if (p == nullptr || part_count > static_cast<uint64_t>(end - p)) {
@@ -154,11 +190,11 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
 
 size_t UrlPart::MemoryBytes() const {
   return keys_.MemoryBytes() - (keys_.model() ? keys_.model()->MemoryBytes() : 0) +
-         ids_.capacity();
+         ids_.capacity() + filter_.capacity() * sizeof(uint64_t);
 }
 
 size_t UrlPart::StoredBytes() const {
-  return keys_.StoredBytes() + PackedBytes(size(), id_bits_) + 16;
+  return keys_.StoredBytes() + PackedBytes(size(), id_bits_) + filter_.size() * 8 + 16;
 }
 
 }  // namespace crawldb::urls

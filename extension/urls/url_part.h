@@ -10,11 +10,15 @@
 //
 // Stored form (one row of <t>_parts; this header owns it):
 //   data := version:u8 (= kPartFormatVersion) through_id:varint count:varint id_bits:u8
-//           ids[count] keys
+//           ids[count] filter keys
 //   through_id  the part holds every URL of its hosts with an id ≤ through_id that was live when
 //               the part was written; later ids are not in it
 //   ids         the id of each key in key order, as (id − 1) in id_bits bits each, LSB first,
 //               padded to a byte; id_bits ≤ 40
+//   filter    := word:u64le{FilterWords(count)}: a blocked Bloom filter of the keys, so that a
+//               look-up of a URL the part does not hold (every new URL a crawler adds) seldom
+//               decodes a block: XXH3-64 of the key picks a word by its top 32 bits and sets
+//               kFilterProbes bits of it, 6 bits each from the low ones; about 10 bits per key
 //   keys      := part_count:varint ( length:varint bytes[length] ){part_count}: UrlBase's
 //               KeyParts (url_base.h) of the count keys
 // Load validates all of it (DataLossError "url part: …"); keys are checked as they decode.
@@ -61,7 +65,12 @@ class UrlPart {
   int64_t IdAt(size_t rank) const;
 
   // The rank holding `key`, or nullopt.
-  absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const { return keys_.Find(key); }
+  absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const {
+    if (!MayHold(key)) return std::optional<size_t>();
+    return keys_.Find(key);
+  }
+  // False when the part surely does not hold `key` (the filter).
+  bool MayHold(std::string_view key) const;
   absl::Status Get(size_t rank, std::string* key) const { return keys_.Get(rank, key); }
 
   size_t MemoryBytes() const;
@@ -73,6 +82,7 @@ class UrlPart {
   // reads 8 bytes at any rank.
   std::vector<uint8_t> ids_;
   int id_bits_ = 0;
+  std::vector<uint64_t> filter_ = std::vector<uint64_t>(1, 0);  // the empty part's
   int64_t through_id_ = 0;
 };
 

@@ -25,6 +25,9 @@ constexpr int kFormatVersion = 2;
 
 // Pending key bytes merged per commit, as a multiple of the key bytes the commit added.
 constexpr size_t kMergeFactor = 2;
+// Pending key bytes allowed per stored byte of base and parts. A merged key is re-encoded with
+// its part's keys each time new ones join it: about 1 + merged ÷ pending times, 2.6 here.
+constexpr size_t kPendingPerStored = 2;
 // The <t>_parts row holding the parts' own model (url_store.h), when they have one.
 constexpr int64_t kModelRow = -1;
 
@@ -49,7 +52,7 @@ const OptionSpec kOptions[] = {
      .max = 1 << 20},
     // Pending key bytes (URLs added since optimize, not yet merged into their part) below which
     // commits merge nothing; the store's stored bytes raise it (urls_table.h).
-    {.name = "merge_bytes", .kind = OptionKind::kInteger, .default_value = "16777216", .min = 0,
+    {.name = "merge_bytes", .kind = OptionKind::kInteger, .default_value = "268435456", .min = 0,
      .max = int64_t{1} << 40},
 };
 
@@ -807,22 +810,27 @@ absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
   const UrlTail& tail = store_.tail();
   size_t stored = store_.base().StoredBytes();
   for (size_t part = 0; part < kUrlParts; ++part) stored += store_.part(part).StoredBytes();
-  size_t threshold = merge_bytes_ == 0 ? 0 : std::max(merge_bytes_, stored);
+  size_t threshold = merge_bytes_ == 0 ? 0 : std::max(merge_bytes_, kPendingPerStored * stored);
   // The first merge trains the parts' model: on a full sample, unless merge_bytes says sooner.
   if (store_.PartsModel() == nullptr) {
     threshold = std::max(threshold, std::min(merge_bytes_, kPartsSampleBytes));
   }
   if (tail.pending_bytes() <= threshold) return absl::OkStatus();
-  // From here on the store holds what no undo log can take back: a rollback reloads.
-  sync().ReloadOnRollback();
+  // A commit merges about kMergeFactor times what it added, but no more than that times what
+  // was waiting before it: a bulk load in one transaction leaves its keys to later commits
+  // (or to optimize) instead of paying a rebuild at its own commit.
+  const size_t backlog = tail.pending_bytes() - std::min(tail.pending_bytes(), added_bytes);
+  const size_t budget = kMergeFactor * std::min(added_bytes, backlog);
+  if (budget == 0) return absl::OkStatus();
   const bool had_model = store_.PartsModel() != nullptr;
-  const size_t budget = std::max<size_t>(1, kMergeFactor * added_bytes);
   size_t merged = 0;
   for (size_t visited = 0; visited < kUrlParts && merged < budget; ++visited) {
     const size_t part = next_merge_part_;
     next_merge_part_ = (next_merge_part_ + 1) % kUrlParts;
     if (tail.Pending(part).empty()) continue;
     for (uint32_t index : tail.Pending(part)) merged += tail.Key(index).size();
+    // From here on the store holds what no undo log can take back: a rollback reloads.
+    sync().ReloadOnRollback();
     if (absl::Status status = store_.MergePart(part); !status.ok()) return Corrupt(status);
     if (!had_model && store_.parts_have_own_model()) {
       CRAWLDB_RETURN_IF_ERROR(WritePartRow(kModelRow, seq, store_.own_parts_model()->Serialize()));

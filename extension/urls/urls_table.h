@@ -1,6 +1,6 @@
 // The `urls` virtual table (module crawldb_urls): the URL store as SQL.
 //
-//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=16777216)];
+//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=268435456)];
 //   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
 //   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
 //
@@ -14,18 +14,22 @@
 //
 // Batch merges (paper 003; url_store.h, url_part.h). Each xSync, after its log row: while the
 // pending keys (added since optimize, not yet in a part) pass the larger of the option
-// merge_bytes and the stored bytes of base and parts (0: at every commit), parts are merged in
+// merge_bytes and kPendingPerStored × the stored bytes of base and parts (0: at every commit),
+// parts are merged in
 // turn, from where the last commit stopped, until about kMergeFactor times the key bytes the
-// transaction added are merged; each part's row is rewritten with the commit's seq. Then the
+// transaction added are merged (at most that times the bytes that were pending before it, so
+// that a bulk load in one transaction does not pay a rebuild at its commit); each part's row is
+// rewritten with the commit's seq. Then the
 // log rows before the oldest seq among parts that still have pending keys are trimmed — never
 // the newest row, so that a connection that has not read the trimmed rows finds a gap in the
 // seqs and reloads. The first merge without a model to share (a base under kMinBaseModelKeys
 // keys) trains the parts' own model (row −1), waiting for min(merge_bytes, kPartsSampleBytes)
-// pending bytes. Loading reads the base, the parts, the deleted ids, then the log rows, each add
+// pending bytes. Parts carry a Bloom filter, so adding a new URL seldom decodes a block of its
+// part. Loading reads the base, the parts, the deleted ids, then the log rows, each add
 // pending unless its part's seq covers the row; catching up replays the new rows, then installs
-// the parts whose seq is newer than what this connection had read. The cost: commits rewrite
-// about kMergeFactor × (part size ÷ its pending keys) keys per key added, and the log keeps the
-// rows of about one merge cycle.
+// the parts whose seq is newer than what this connection had read. The cost: a key is coded
+// again each time its part is merged, about 1 + merged ÷ pending times in all (kPendingPerStored
+// tells), and the log keeps the rows of about one merge cycle.
 //
 // Transactions (design.md §5): xUpdate changes only the in-memory UrlStore, recording each
 // change in its undo log; xSync appends one <t>_log row with the transaction's changes (commit
