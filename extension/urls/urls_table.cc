@@ -831,6 +831,7 @@ absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
     for (uint32_t index : tail.Pending(part)) merged += tail.Key(index).size();
     // From here on the store holds what no undo log can take back: a rollback reloads.
     sync().ReloadOnRollback();
+    merged_in_transaction_ = true;
     if (absl::Status status = store_.MergePart(part); !status.ok()) return Corrupt(status);
     if (!had_model && store_.parts_have_own_model()) {
       CRAWLDB_RETURN_IF_ERROR(WritePartRow(kModelRow, seq, store_.own_parts_model()->Serialize()));

@@ -115,7 +115,11 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   absl::Status MergeParts(size_t added_bytes, int64_t seq);
   absl::Status WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data);
   size_t UndoMark() const override { return store_.UndoMark(); }
-  void UndoTo(size_t mark) override { store_.UndoTo(mark); }
+  // After a merge the store holds what the undo log cannot take back; a rollback reloads it.
+  void UndoTo(size_t mark) override {
+    if (!merged_in_transaction_) store_.UndoTo(mark);
+  }
+  void ResetTransaction(bool /*rolled_back*/) override { merged_in_transaction_ = false; }
   void ClearUndo() override { store_.ClearUndo(); }
   // The message for stored bytes that failed validation, through CorruptError.
   absl::Status Corrupt(const absl::Status& cause) const;
@@ -130,6 +134,7 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   UrlStore store_;
   std::vector<int64_t> part_seqs_;  // per part: the log seq its stored row holds (0: none)
   size_t next_merge_part_ = 0;
+  bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
   std::unique_ptr<FingerprintIndex> fingerprints_;
 
 };
