@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -12,16 +13,22 @@ namespace crawldb::urls {
 namespace {
 
 // Appends the labels of `name` in reverse order, separated by `separator`. Empty labels are kept,
-// so reversing twice gives `name` back.
+// so reversing twice gives `name` back. The result is as long as `name`: the label that ends at
+// byte e of `name` starts at byte |name| − e of the result.
 void AppendReversedLabels(std::string_view name, char from, char separator, std::string* out) {
-  size_t end = name.size();
+  const size_t n = name.size();
+  const size_t base = out->size();
+  out->resize(base + n);
+  char* const reversed = out->data() + base;
+  size_t start = 0;
   while (true) {
-    const size_t mark = end == 0 ? std::string_view::npos : name.rfind(from, end - 1);
-    const size_t start = mark == std::string_view::npos ? 0 : mark + 1;
-    out->append(name.substr(start, end - start));
-    if (mark == std::string_view::npos) return;
-    out->push_back(separator);
-    end = mark;
+    const void* mark = std::memchr(name.data() + start, from, n - start);
+    const size_t end = mark == nullptr ? n : static_cast<size_t>(static_cast<const char*>(mark) -
+                                                                 name.data());
+    std::memcpy(reversed + (n - end), name.data() + start, end - start);
+    if (mark == nullptr) return;
+    reversed[n - end - 1] = separator;
+    start = end + 1;
   }
 }
 
@@ -91,6 +98,12 @@ std::string CanonicalHostKey(std::string_view host) {
 }
 
 absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
+  std::string text;
+  if (absl::Status status = UrlTextFromCanonicalKey(key, &text); !status.ok()) return status;
+  return NormalizedUrl::FromNormalizedText(std::move(text));
+}
+
+absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text) {
   size_t mark_at = 0;
   while (mark_at < key.size() && static_cast<unsigned char>(key[mark_at]) >= kHostKeySeparator) {
     ++mark_at;
@@ -106,7 +119,7 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
   const bool has_port = mark == kKeyMarkHttpPort || mark == kKeyMarkHttpsPort;
   if (host_key.empty()) return BadKey("empty host");
 
-  std::string text;
+  std::string& text = *url_text;
   text.reserve(key.size() + 8);
   text = https ? "https://" : "http://";
   if (host_key.front() == '[') {
@@ -154,7 +167,7 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
     if (!IsPathChar(c)) return BadKey("invalid path character");
   }
   text.append(rest);
-  return NormalizedUrl::FromNormalizedText(std::move(text));
+  return absl::OkStatus();
 }
 
 }  // namespace crawldb::urls
