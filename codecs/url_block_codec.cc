@@ -130,6 +130,18 @@ const char* DecodeTokens(const Model& model, BitSource& source, std::string* key
   if (key->size() < n + kGroupBytes) key->resize(n + 2 * kGroupBytes);
   char* out = key->data();
   size_t room = key->size() - kGroupBytes;  // Largest n at which a group's copies still fit.
+  // One token: false at end-of-key.
+  const auto token = [&]() {
+    const uint32_t entry = tables[table | in.Peek()];
+    in.Consume(static_cast<int>(entry & 63));
+    const uint32_t bytes = (entry >> 6) & 31;
+    if (bytes == 0) return false;
+    std::memcpy(out + n, token_bytes + 16 * size_t{entry >> 17}, 16);
+    n += bytes;
+    table = entry & Model::kNextTableMask;
+    return true;
+  };
+  static_assert(kGroupTokens == 4, "the group below is written out");
   const char* error = nullptr;
   for (;;) {
     if (in.count() < kGroupTokens * kCodeBits && !in.Refill()) {
@@ -145,17 +157,8 @@ const char* DecodeTokens(const Model& model, BitSource& source, std::string* key
       out = key->data();
       room = key->size() - kGroupBytes;
     }
-    for (int t = 0; t < kGroupTokens; ++t) {
-      const uint32_t entry = tables[table | in.Peek()];
-      in.Consume(static_cast<int>(entry & 63));
-      const uint32_t bytes = (entry >> 6) & 31;
-      if (bytes == 0) goto end_of_key;
-      std::memcpy(out + n, token_bytes + 16 * size_t{entry >> 17}, 16);
-      n += bytes;
-      table = entry & Model::kNextTableMask;
-    }
+    if (!token() || !token() || !token() || !token()) break;
   }
-end_of_key:
   source = in;
   if (error != nullptr) return error;
   if (n > kMaxUrlKeyBytes) return "key longer than the limit";

@@ -32,11 +32,18 @@ void AppendReversedLabels(std::string_view name, char from, char separator, std:
   }
 }
 
-// A byte of a reversed registered name (no '.': those became separators).
-bool IsNameKeyChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '~' ||
-         c == kHostKeySeparator;
+// The bytes of a reversed registered name (no '.': those became separators).
+constexpr std::array<bool, 256> MakeNameKeyChars() {
+  std::array<bool, 256> chars{};
+  for (char c : std::string_view("abcdefghijklmnopqrstuvwxyz0123456789-_~")) {
+    chars[static_cast<unsigned char>(c)] = true;
+  }
+  chars[static_cast<unsigned char>(kHostKeySeparator)] = true;
+  return chars;
 }
+constexpr std::array<bool, 256> kNameKeyChars = MakeNameKeyChars();
+
+bool IsNameKeyChar(char c) { return kNameKeyChars[static_cast<unsigned char>(c)]; }
 
 bool IsIpv6Char(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':'; }
 
@@ -105,7 +112,9 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
 
 absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text) {
   size_t mark_at = 0;
+  bool name_chars = true;  // whether every byte before the mark may be in a registered name's key
   while (mark_at < key.size() && static_cast<unsigned char>(key[mark_at]) >= kHostKeySeparator) {
+    name_chars &= IsNameKeyChar(key[mark_at]);
     ++mark_at;
   }
   if (mark_at == key.size()) return BadKey("no scheme mark");
@@ -122,7 +131,14 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
   std::string& text = *url_text;
   text.reserve(key.size() + 8);
   text = https ? "https://" : "http://";
-  if (host_key.front() == '[') {
+  if (name_chars) {  // a registered name: IP literals hold '[' or '.'
+    const size_t host_begin = text.size();
+    AppendReversedLabels(host_key, kHostKeySeparator, '.', &text);
+    const std::string_view host = std::string_view(text).substr(host_begin);
+    // Names the normaliser never produces: a trailing dot, or one that reads as an IPv4 literal
+    // (those keep their dots in the key).
+    if (host.back() == '.' || IsIpv4Literal(host)) return BadKey("host not in normalised form");
+  } else if (host_key.front() == '[') {
     if (host_key.size() < 4 || host_key.back() != ']') return BadKey("malformed IPv6 host");
     for (char c : host_key.substr(1, host_key.size() - 2)) {
       if (!IsIpv6Char(c)) return BadKey("malformed IPv6 host");
@@ -132,15 +148,7 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
     if (!IsIpv4Literal(host_key)) return BadKey("malformed IPv4 host");
     text.append(host_key);
   } else {
-    for (char c : host_key) {
-      if (!IsNameKeyChar(c)) return BadKey("invalid host character");
-    }
-    const size_t host_begin = text.size();
-    AppendReversedLabels(host_key, kHostKeySeparator, '.', &text);
-    const std::string_view host = std::string_view(text).substr(host_begin);
-    // Names the normaliser never produces: a trailing dot, or one that reads as an IPv4 literal
-    // (those keep their dots in the key).
-    if (host.back() == '.' || IsIpv4Literal(host)) return BadKey("host not in normalised form");
+    return BadKey("invalid host character");
   }
 
   std::string_view rest = key.substr(mark_at + 1);
@@ -163,9 +171,9 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
   } else {
     text.push_back('/');
   }
-  for (char c : rest) {
-    if (!IsPathChar(c)) return BadKey("invalid path character");
-  }
+  bool path_chars = true;
+  for (char c : rest) path_chars &= IsPathChar(c);
+  if (!path_chars) return BadKey("invalid path character");
   text.append(rest);
   return absl::OkStatus();
 }
