@@ -312,6 +312,8 @@ absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
                               Block(block));
 }
 
+static_assert(kKeysPerBlock <= 255, "UrlBase::Landmarks keeps key indices in bytes");
+
 absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
                                                      codecs::UrlBlockLandmarks* landmarks) const {
   absl::StatusOr<UrlBlockReader> reader = Reader(block);
@@ -321,27 +323,29 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
   if (slot == 0) {
     absl::StatusOr<codecs::UrlBlockLandmarks> found = reader->FindLandmarks(&landmark_scratch_);
     if (!found.ok()) return found.status();
-    if (landmarks_.size() >= std::numeric_limits<uint32_t>::max() - 1) {
-      *landmarks = *found;  // no room to keep them: use them this once
+    constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
+    if (landmark_keys_.size() + landmark_scratch_.size() > kMax32 ||
+        std::max(found->forward_bits, found->backward_bits) > kMax32) {
+      *landmarks = *found;  // no room to keep them (4 GiB of keys): use them this once
       reader->UseLandmarks(landmarks);
       return reader;
     }
-    landmarks_.push_back({found->forward_bits, found->backward_bits, landmark_keys_.size(),
-                          static_cast<uint32_t>(found->forward_index),
-                          static_cast<uint32_t>(found->backward_index),
+    landmarks_.push_back({static_cast<uint32_t>(landmark_keys_.size()),
                           static_cast<uint32_t>(found->forward_key.size()),
                           static_cast<uint32_t>(found->backward_key.size()),
-                          static_cast<uint32_t>(found->first_backward_key.size())});
+                          static_cast<uint32_t>(found->first_backward_key.size()),
+                          static_cast<uint32_t>(found->forward_bits),
+                          static_cast<uint32_t>(found->backward_bits),
+                          static_cast<uint8_t>(found->forward_index),
+                          static_cast<uint8_t>(found->backward_index)});
     landmark_keys_.append(landmark_scratch_);
     slot = static_cast<uint32_t>(landmarks_.size());
     landmark_slots_[block] = slot;
   }
   const Landmarks& stored = landmarks_[slot - 1];
-  const std::string_view keys =
-      std::string_view(landmark_keys_)
-          .substr(stored.keys_offset,
-                  size_t{stored.forward_length} + stored.backward_length +
-                      stored.first_backward_length);
+  const std::string_view keys(landmark_keys_.data() + stored.keys_offset,
+                              size_t{stored.forward_length} + stored.backward_length +
+                                  stored.first_backward_length);
   landmarks->forward_index = stored.forward_index;
   landmarks->forward_bits = stored.forward_bits;
   landmarks->forward_key = keys.substr(0, stored.forward_length);

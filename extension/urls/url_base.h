@@ -38,7 +38,7 @@
 // and Find's binary search over them compares integers, rarely bytes; Parts() codes them again
 // for the stored form. A look-up then decodes part of one block. The first look-up in a block
 // decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and two bit
-// positions, about 6 bytes per URL on the reddit keys once every block was looked up); later
+// positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
 // ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average, where
 // from the heads Get would decode 7.5 and Find about 12.
 //
@@ -161,10 +161,10 @@ class UrlBase {
   mutable std::string scratch_;          // Find's and LowerBound's decoding buffer
   // Landmarks learned by look-ups (codecs::UrlBlockLandmarks, keys in landmark_keys_).
   struct Landmarks {
-    uint64_t forward_bits, backward_bits;
-    uint64_t keys_offset;  // the three keys, back to back, in landmark_keys_
-    uint32_t forward_index, backward_index;
-    uint32_t forward_length, backward_length, first_backward_length;
+    uint32_t keys_offset;  // the three keys, back to back, in landmark_keys_
+    uint32_t forward_length, backward_length, first_backward_length;  // bytes
+    uint32_t forward_bits, backward_bits;
+    uint8_t forward_index, backward_index;  // < kKeysPerBlock
   };
   mutable std::vector<uint32_t> landmark_slots_;  // per block: 0 unknown, else 1 + index in
   mutable std::vector<Landmarks> landmarks_;      // landmarks_
