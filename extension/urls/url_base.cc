@@ -1,6 +1,8 @@
 #include "extension/urls/url_base.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -29,6 +31,11 @@ constexpr size_t kFirstBlockPart = 3;
 // the keys are in the same order (a key that ends within 8 bytes pads with zeros, below any
 // byte that the other key has there, and it is a prefix of that key).
 uint64_t HeadPrefix(std::string_view key) {
+  if (key.size() >= 8) {
+    uint64_t word;
+    std::memcpy(&word, key.data(), 8);
+    return std::endian::native == std::endian::little ? __builtin_bswap64(word) : word;
+  }
   uint64_t prefix = 0;
   const size_t n = std::min<size_t>(key.size(), 8);
   for (size_t i = 0; i < n; ++i) prefix |= uint64_t{static_cast<uint8_t>(key[i])} << (56 - 8 * i);
