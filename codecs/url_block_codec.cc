@@ -110,8 +110,14 @@ class BitSource {
 };
 
 // Decodes tokens up to end-of-key, appending their bytes to the key in (*key)[0, *length). The
-// string is working space: its size is kept ≥ *length + 16 so each token is one 16-byte copy.
-// Returns null or what is wrong.
+// string is working space: its size is kept ≥ *length + kGroupBytes, so each token is one
+// 16-byte copy. Returns null or what is wrong.
+//
+// Tokens go in groups of kGroupTokens: one refill leaves at least 56 bits, enough for
+// kGroupTokens codewords of at most kCodeBits, and one room check covers the group's copies.
+constexpr int kGroupTokens = 4;
+static_assert(kGroupTokens * kCodeBits <= 56, "a group must fit one refill");
+constexpr size_t kGroupBytes = kGroupTokens * 16;
 const char* DecodeTokens(const Model& model, BitSource& source, std::string* key, size_t* length) {
   // A local copy of the bit buffer stays in registers; `source` would be reloaded after every
   // store through `out`.
@@ -119,32 +125,39 @@ const char* DecodeTokens(const Model& model, BitSource& source, std::string* key
   size_t n = *length;
   const int context = n == 0 ? Model::kStartContext : static_cast<uint8_t>((*key)[n - 1]);
   const uint32_t* const tables = model.TokenTables();
+  const char* const token_bytes = model.TokenBytes(0);
   uint32_t table = static_cast<uint32_t>(model.Cluster(context)) << kCodeBits;
-  if (key->size() < n + 16) key->resize(n + 64);
+  if (key->size() < n + kGroupBytes) key->resize(n + 2 * kGroupBytes);
   char* out = key->data();
-  size_t room = key->size() - 16;  // Largest n at which a 16-byte copy still fits.
-  const char* error = nullptr;
-  for (;;) {
-    if (in.count() < kCodeBits && !in.Refill()) {
-      error = "the block ends inside a key";
-      break;
-    }
+  size_t room = key->size() - kGroupBytes;  // Largest n at which a group's copies still fit.
+  // One token: false at end-of-key.
+  const auto token = [&]() {
     const uint32_t entry = tables[table | in.Peek()];
     in.Consume(static_cast<int>(entry & 63));
     const uint32_t bytes = (entry >> 6) & 31;
-    if (bytes == 0) break;
+    if (bytes == 0) return false;
+    std::memcpy(out + n, token_bytes + 16 * size_t{entry >> 17}, 16);
+    n += bytes;
+    table = entry & Model::kNextTableMask;
+    return true;
+  };
+  static_assert(kGroupTokens == 4, "the group below is written out");
+  const char* error = nullptr;
+  for (;;) {
+    if (in.count() < kGroupTokens * kCodeBits && !in.Refill()) {
+      error = "the block ends inside a key";
+      break;
+    }
     if (n > room) [[unlikely]] {
       if (n > kMaxUrlKeyBytes) {
         error = "key longer than the limit";
         break;
       }
-      key->resize(std::min(2 * key->size(), kMaxUrlKeyBytes + 32));
+      key->resize(std::min(2 * key->size(), kMaxUrlKeyBytes + 2 * kGroupBytes));
       out = key->data();
-      room = key->size() - 16;
+      room = key->size() - kGroupBytes;
     }
-    std::memcpy(out + n, model.TokenBytes(entry >> 17), 16);
-    n += bytes;
-    table = entry & Model::kNextTableMask;
+    if (!token() || !token() || !token() || !token()) break;
   }
   source = in;
   if (error != nullptr) return error;
@@ -379,35 +392,52 @@ absl::Status UrlBlockReader::Get(size_t i, std::string* key) const {
     return absl::OutOfRangeError(
         absl::StrCat("url_block: index ", i, " is not below the count ", count_));
   }
-  if (i <= forward_count_) {
-    key->assign(head_);
-    size_t length = head_.size();
-    BitSource in(forward_, 0);
-    for (size_t k = 1; k <= i; ++k) {
-      if (const char* error = DecodeEntry(*model_, in, false, key, &length)) {
-        return Corrupt(k, error);
-      }
+  const UrlBlockLandmarks* const marks = landmarks_;
+  const bool backward = i > forward_count_;
+  // From the nearer head, or from the landmark between it and key i.
+  size_t k = 0;
+  uint64_t bits = 0;
+  std::string_view start = head_;
+  if (!backward) {
+    if (marks != nullptr && marks->forward_index != 0 && i >= marks->forward_index) {
+      k = marks->forward_index;
+      bits = marks->forward_bits;
+      start = marks->forward_key;
     }
-    key->resize(length);
-    return absl::OkStatus();
+  } else {
+    if (absl::Status s = NeedNextHead(i); !s.ok()) return s;
+    k = count_;
+    start = *next_head_;
+    if (marks != nullptr && marks->backward_index != 0 && i == forward_count_ + 1) {
+      k = i;
+      start = marks->first_backward_key;
+    } else if (marks != nullptr && marks->backward_index != 0 && i <= marks->backward_index) {
+      k = marks->backward_index;
+      bits = marks->backward_bits;
+      start = marks->backward_key;
+    }
   }
-  if (absl::Status s = NeedNextHead(i); !s.ok()) return s;
-  key->assign(*next_head_);
-  size_t length = next_head_->size();
-  BitSource in(backward_, 0);
-  for (size_t k = count_ - 1; k >= i; --k) {
-    if (const char* error = DecodeEntry(*model_, in, true, key, &length)) return Corrupt(k, error);
+  key->assign(start);
+  size_t length = start.size();
+  BitSource in(backward ? backward_ : forward_, bits);
+  while (k != i) {
+    k = backward ? k - 1 : k + 1;
+    if (const char* error = DecodeEntry(*model_, in, backward, key, &length)) {
+      return Corrupt(k, error);
+    }
   }
   key->resize(length);
   return absl::OkStatus();
 }
 
-absl::StatusOr<size_t> UrlBlockReader::ScanForward(std::string_view key, std::string* scratch,
+absl::StatusOr<size_t> UrlBlockReader::ScanForward(std::string_view start_key, size_t start,
+                                                   uint64_t bits, size_t last,
+                                                   std::string_view key, std::string* scratch,
                                                    bool* equal) const {
-  scratch->assign(head_);
-  size_t length = head_.size();
-  BitSource in(forward_, 0);
-  for (size_t k = 1; k <= forward_count_; ++k) {
+  scratch->assign(start_key);
+  size_t length = start_key.size();
+  BitSource in(forward_, bits);
+  for (size_t k = start + 1; k <= last; ++k) {
     if (const char* error = DecodeEntry(*model_, in, false, scratch, &length)) {
       return Corrupt(k, error);
     }
@@ -417,17 +447,19 @@ absl::StatusOr<size_t> UrlBlockReader::ScanForward(std::string_view key, std::st
     }
   }
   *equal = false;
-  return forward_count_ + 1;
+  return last + 1;
 }
 
-absl::StatusOr<size_t> UrlBlockReader::ScanBackward(std::string_view key, std::string* scratch,
+absl::StatusOr<size_t> UrlBlockReader::ScanBackward(std::string_view start_key, size_t start,
+                                                    uint64_t bits, size_t lowest,
+                                                    std::string_view key, std::string* scratch,
                                                     bool* equal) const {
-  if (absl::Status s = NeedNextHead(forward_count_ + 1); !s.ok()) return s;
-  scratch->assign(*next_head_);
-  size_t length = next_head_->size();
-  BitSource in(backward_, 0);
-  *equal = false;
-  for (size_t k = count_ - 1; k > forward_count_; --k) {
+  if (absl::Status s = NeedNextHead(lowest); !s.ok()) return s;
+  scratch->assign(start_key);
+  size_t length = start_key.size();
+  BitSource in(backward_, bits);
+  *equal = start < count_ && start_key == key;  // The next head is not in the block.
+  for (size_t k = start - 1; k >= lowest; --k) {
     if (const char* error = DecodeEntry(*model_, in, true, scratch, &length)) {
       return Corrupt(k, error);
     }
@@ -435,7 +467,7 @@ absl::StatusOr<size_t> UrlBlockReader::ScanBackward(std::string_view key, std::s
     if (found < key) return k + 1;
     *equal = found == key;  // Key k is the lowest key ≥ `key` so far.
   }
-  return forward_count_ + 1;
+  return std::min(lowest, start);
 }
 
 // Whether `key` (head ≤ key < next head) more likely falls in the second half: where it sits
@@ -459,18 +491,138 @@ absl::StatusOr<size_t> UrlBlockReader::Search(std::string_view key, std::string*
     *equal = head_ == key;
     return 0;
   }
-  if (forward_count_ == count_ - 1 || !next_head_.has_value() || !LikelyInSecondHalf(key)) {
-    absl::StatusOr<size_t> index = ScanForward(key, scratch, equal);
-    if (!index.ok() || *index <= forward_count_ || forward_count_ == count_ - 1) return index;
-    return ScanBackward(key, scratch, equal);
+  if (landmarks_ != nullptr) return SearchFromLandmarks(key, scratch, equal);
+  const size_t f = forward_count_;
+  if (f == count_ - 1 || !next_head_.has_value() || !LikelyInSecondHalf(key)) {
+    absl::StatusOr<size_t> index = ScanForward(head_, 0, 0, f, key, scratch, equal);
+    if (!index.ok() || *index <= f || f == count_ - 1) return index;
+    return ScanBackward(*next_head_, count_, 0, f + 1, key, scratch, equal);
   }
-  absl::StatusOr<size_t> index = ScanBackward(key, scratch, equal);
-  if (!index.ok() || *index > forward_count_ + 1) return index;
+  absl::StatusOr<size_t> index = ScanBackward(*next_head_, count_, 0, f + 1, key, scratch, equal);
+  if (!index.ok() || *index > f + 1) return index;
   // Every key of the second half is ≥ `key`: the answer is in the first half, or key f + 1.
   const bool equal_above = *equal;
-  index = ScanForward(key, scratch, equal);
-  if (index.ok() && *index > forward_count_) *equal = equal_above;
+  index = ScanForward(head_, 0, 0, f, key, scratch, equal);
+  if (index.ok() && *index > f) *equal = equal_above;
   return index;
+}
+
+absl::StatusOr<size_t> UrlBlockReader::SearchFromLandmarks(std::string_view key,
+                                                           std::string* scratch,
+                                                           bool* equal) const {
+  // head < key < next head. Each case below decodes the keys between two known keys, the
+  // lower one < key and the upper one ≥ key.
+  const UrlBlockLandmarks& marks = *landmarks_;
+  const size_t f = forward_count_;
+  if (marks.backward_index != 0) {
+    const size_t top = marks.backward_index;
+    if (key == marks.first_backward_key) {
+      *equal = true;
+      return f + 1;
+    }
+    if (key > marks.first_backward_key) {
+      if (key < marks.backward_key) {
+        return ScanBackward(marks.backward_key, top, marks.backward_bits, f + 2, key, scratch,
+                            equal);
+      }
+      if (key == marks.backward_key) {
+        *equal = true;
+        return top;
+      }
+      return ScanBackward(*next_head_, count_, 0, top + 1, key, scratch, equal);
+    }
+    // key < key f + 1: the answer is in the forward part, or f + 1.
+  }
+  absl::StatusOr<size_t> index;
+  if (marks.forward_index != 0) {
+    const size_t middle = marks.forward_index;
+    if (key < marks.forward_key) {
+      return ScanForward(head_, 0, 0, middle - 1, key, scratch, equal);
+    }
+    if (key == marks.forward_key) {
+      *equal = true;
+      return middle;
+    }
+    index = ScanForward(marks.forward_key, middle, marks.forward_bits, f, key, scratch, equal);
+  } else {
+    index = ScanForward(head_, 0, 0, f, key, scratch, equal);
+  }
+  if (!index.ok() || *index <= f || f == count_ - 1 || marks.backward_index != 0) return index;
+  // A backward part without landmarks (fewer than two keys).
+  return ScanBackward(*next_head_, count_, 0, f + 1, key, scratch, equal);
+}
+
+namespace {
+
+// Decodes a whole part (`name`: "forward" or "backward") whose first entry is coded against the
+// key in (*key)[0, *length) and holds key index `first`, the others following downward when
+// `backward`, and checks its end; the last key decoded is left in *key. On passing key index
+// `mark`, appends it to *marks and sets *mark_bits and *mark_length.
+absl::Status DecodeWholePart(const Model& model, absl::Span<const uint8_t> part, bool backward,
+                             size_t first, size_t entries, size_t mark, std::string* key,
+                             size_t* length, std::string* marks, uint64_t* mark_bits,
+                             size_t* mark_length) {
+  BitSource in(part, 0);
+  for (size_t e = 0; e < entries; ++e) {
+    const size_t k = backward ? first - e : first + e;
+    if (const char* error = DecodeEntry(model, in, backward, key, length)) {
+      return Corrupt(k, error);
+    }
+    if (k == mark) {
+      *mark_bits = in.position();
+      marks->append(key->data(), *length);
+      *mark_length = *length;
+    }
+  }
+  if (const char* error = in.CheckEnd()) {
+    return absl::DataLossError(
+        absl::StrCat("url_block: ", backward ? "backward" : "forward", " part: ", error));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<UrlBlockLandmarks> UrlBlockReader::FindLandmarks(std::string* keys) const {
+  UrlBlockLandmarks marks;
+  const size_t f = forward_count_;
+  const size_t b = count_ - 1 - f;
+  if (f >= 2) marks.forward_index = (f + 1) / 2;
+  if (b >= 2) marks.backward_index = count_ - (b + 1) / 2;
+  keys->clear();
+  size_t forward_length = 0;
+  std::string key(head_);
+  size_t length = key.size();
+  if (absl::Status s = DecodeWholePart(*model_, forward_, false, 1, f, marks.forward_index, &key,
+                                       &length, keys, &marks.forward_bits, &forward_length);
+      !s.ok()) {
+    return s;
+  }
+  if (b == 0) {
+    marks.forward_key = std::string_view(*keys).substr(0, forward_length);
+    return marks;
+  }
+  if (absl::Status s = NeedNextHead(f + 1); !s.ok()) return s;
+  const std::string last_forward(key.data(), length);
+  key.assign(*next_head_);
+  length = key.size();
+  size_t backward_length = 0;
+  if (absl::Status s =
+          DecodeWholePart(*model_, backward_, true, count_ - 1, b, marks.backward_index, &key,
+                          &length, keys, &marks.backward_bits, &backward_length);
+      !s.ok()) {
+    return s;
+  }
+  // Each half is ordered within itself; the step between them is checked here.
+  if (std::string_view(last_forward) >= std::string_view(key.data(), length)) {
+    return Corrupt(f + 1, "key not above the previous key");
+  }
+  keys->append(key.data(), length);
+  const std::string_view all(*keys);
+  marks.forward_key = all.substr(0, forward_length);
+  marks.backward_key = all.substr(forward_length, backward_length);
+  marks.first_backward_key = all.substr(forward_length + backward_length);
+  return marks;
 }
 
 absl::StatusOr<size_t> UrlBlockReader::LowerBound(std::string_view key,

@@ -90,6 +90,23 @@ absl::Status DecodeUrlKey(const UrlBlockModel& model, absl::Span<const uint8_t> 
 absl::StatusOr<int> CompareUrlKey(const UrlBlockModel& model, absl::Span<const uint8_t> bytes,
                                   std::string_view key);
 
+// Landmarks: a key in the middle of each half of a block and where its entry ends, so that a
+// reader can start there instead of at a head. A block's landmarks are found by decoding it
+// whole once (UrlBlockReader::FindLandmarks); a reader given them (UseLandmarks) decodes at most
+// about a quarter of a half: with 32 keys per block, Get 3.5 keys on average instead of 7.5, Find
+// 3.5 instead of about 12, since the first key of the second half also tells which half holds
+// the key. Index 0 means "no landmark" (halves of fewer than two keys have none).
+struct UrlBlockLandmarks {
+  size_t forward_index = 0;   // F = ⌈f / 2⌉ when f ≥ 2: key F of the forward part
+  uint64_t forward_bits = 0;  // bit position, in the forward part, of entry F + 1
+  std::string_view forward_key;
+  // With a backward part of b = count − 1 − f ≥ 2 keys: L = count − ⌈b / 2⌉.
+  size_t backward_index = 0;
+  uint64_t backward_bits = 0;  // bit position, in the backward part, of entry L − 1
+  std::string_view backward_key;
+  std::string_view first_backward_key;  // key f + 1, when backward_index ≠ 0
+};
+
 class UrlBlockReader {
  public:
   // Iterates over the keys of a block in order, head first:
@@ -154,6 +171,13 @@ class UrlBlockReader {
 
   Cursor NewCursor() const { return Cursor(*this); }
 
+  // Decodes the whole block (checking it as Validate does) and returns its landmarks; their keys
+  // are copied into *keys, which the returned views point into (until *keys changes).
+  absl::StatusOr<UrlBlockLandmarks> FindLandmarks(std::string* keys) const;
+  // Makes Get, LowerBound and Find start from `landmarks` (this block's FindLandmarks result,
+  // which the caller keeps alive as long as the reader), or from the heads again (nullptr).
+  void UseLandmarks(const UrlBlockLandmarks* landmarks) { landmarks_ = landmarks; }
+
   // Decodes the whole block: OK iff it satisfies every invariant above.
   absl::Status Validate() const;
 
@@ -172,11 +196,20 @@ class UrlBlockReader {
   // LowerBound, also telling whether the key found equals `key`. Starts with the half that
   // LikelyInSecondHalf picks, so a Find usually decodes a quarter of the block.
   absl::StatusOr<size_t> Search(std::string_view key, std::string* scratch, bool* equal) const;
-  // The first forward key ≥ key (1..f), or f + 1.
-  absl::StatusOr<size_t> ScanForward(std::string_view key, std::string* scratch, bool* equal) const;
-  // One above the highest second-half key < key (f + 2..count), or f + 1 if there is none;
-  // *equal tells whether the key at the returned index equals `key`.
-  absl::StatusOr<size_t> ScanBackward(std::string_view key, std::string* scratch,
+  // Search with landmarks.
+  absl::StatusOr<size_t> SearchFromLandmarks(std::string_view key, std::string* scratch,
+                                             bool* equal) const;
+  // Decodes forward entries start + 1 .. last from key `start` (`start_key`, whose entry ends
+  // at bit `bits`): the first index whose key is ≥ `key`, or last + 1 (*equal false).
+  absl::StatusOr<size_t> ScanForward(std::string_view start_key, size_t start, uint64_t bits,
+                                     size_t last, std::string_view key, std::string* scratch,
+                                     bool* equal) const;
+  // Decodes backward entries start − 1 down to lowest from key `start` (`start_key`; count and
+  // the next head for the top): one above the highest index whose key is < `key`, or lowest
+  // (start when nothing is decoded); *equal tells whether the key at the returned index
+  // equals `key`.
+  absl::StatusOr<size_t> ScanBackward(std::string_view start_key, size_t start, uint64_t bits,
+                                      size_t lowest, std::string_view key, std::string* scratch,
                                       bool* equal) const;
   bool LikelyInSecondHalf(std::string_view key) const;
   absl::Status NeedNextHead(size_t i) const;
@@ -188,6 +221,7 @@ class UrlBlockReader {
   absl::Span<const uint8_t> backward_;  // The backward part; empty without one.
   size_t count_;
   size_t forward_count_;  // f: keys 1..f are in the forward part.
+  const UrlBlockLandmarks* landmarks_ = nullptr;
 };
 
 }  // namespace crawldb::codecs

@@ -24,6 +24,8 @@
 //   static bool IsShadowName(absl::string_view suffix),
 //   Cursor: bool TryNextFast() noexcept, bool TryColumnFast(sqlite3_context*, int) noexcept —
 //           per-row fast paths that never fail; false sends the call to Next / Column.
+//   void CloseCursor(std::unique_ptr<Cursor>) noexcept — takes the closed cursor (to keep it for
+//           the next Open) instead of deleting it.
 #pragma once
 
 #include <concepts>
@@ -182,7 +184,13 @@ class VtabModule {
     });
   }
   static int XClose(sqlite3_vtab_cursor* cursor) noexcept {
-    delete Self(cursor);
+    if constexpr (requires(T& t, std::unique_ptr<Cursor> c) {
+                    { t.CloseCursor(std::move(c)) } noexcept;
+                  }) {
+      Self(cursor->pVtab)->CloseCursor(std::unique_ptr<Cursor>(Self(cursor)));
+    } else {
+      delete Self(cursor);
+    }
     return SQLITE_OK;
   }
   static int XFilter(sqlite3_vtab_cursor* cursor, int idx_num, const char* idx_str, int argc,

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -12,24 +13,37 @@ namespace crawldb::urls {
 namespace {
 
 // Appends the labels of `name` in reverse order, separated by `separator`. Empty labels are kept,
-// so reversing twice gives `name` back.
+// so reversing twice gives `name` back. The result is as long as `name`: the label that ends at
+// byte e of `name` starts at byte |name| − e of the result.
 void AppendReversedLabels(std::string_view name, char from, char separator, std::string* out) {
-  size_t end = name.size();
+  const size_t n = name.size();
+  const size_t base = out->size();
+  out->resize(base + n);
+  char* const reversed = out->data() + base;
+  size_t start = 0;
   while (true) {
-    const size_t mark = end == 0 ? std::string_view::npos : name.rfind(from, end - 1);
-    const size_t start = mark == std::string_view::npos ? 0 : mark + 1;
-    out->append(name.substr(start, end - start));
-    if (mark == std::string_view::npos) return;
-    out->push_back(separator);
-    end = mark;
+    const void* mark = std::memchr(name.data() + start, from, n - start);
+    const size_t end = mark == nullptr ? n : static_cast<size_t>(static_cast<const char*>(mark) -
+                                                                 name.data());
+    std::memcpy(reversed + (n - end), name.data() + start, end - start);
+    if (mark == nullptr) return;
+    reversed[n - end - 1] = separator;
+    start = end + 1;
   }
 }
 
-// A byte of a reversed registered name (no '.': those became separators).
-bool IsNameKeyChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '~' ||
-         c == kHostKeySeparator;
+// The bytes of a reversed registered name (no '.': those became separators).
+constexpr std::array<bool, 256> MakeNameKeyChars() {
+  std::array<bool, 256> chars{};
+  for (char c : std::string_view("abcdefghijklmnopqrstuvwxyz0123456789-_~")) {
+    chars[static_cast<unsigned char>(c)] = true;
+  }
+  chars[static_cast<unsigned char>(kHostKeySeparator)] = true;
+  return chars;
 }
+constexpr std::array<bool, 256> kNameKeyChars = MakeNameKeyChars();
+
+bool IsNameKeyChar(char c) { return kNameKeyChars[static_cast<unsigned char>(c)]; }
 
 bool IsIpv6Char(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':'; }
 
@@ -91,8 +105,16 @@ std::string CanonicalHostKey(std::string_view host) {
 }
 
 absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
+  std::string text;
+  if (absl::Status status = UrlTextFromCanonicalKey(key, &text); !status.ok()) return status;
+  return NormalizedUrl::FromNormalizedText(std::move(text));
+}
+
+absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text) {
   size_t mark_at = 0;
+  bool name_chars = true;  // whether every byte before the mark may be in a registered name's key
   while (mark_at < key.size() && static_cast<unsigned char>(key[mark_at]) >= kHostKeySeparator) {
+    name_chars &= IsNameKeyChar(key[mark_at]);
     ++mark_at;
   }
   if (mark_at == key.size()) return BadKey("no scheme mark");
@@ -106,10 +128,17 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
   const bool has_port = mark == kKeyMarkHttpPort || mark == kKeyMarkHttpsPort;
   if (host_key.empty()) return BadKey("empty host");
 
-  std::string text;
+  std::string& text = *url_text;
   text.reserve(key.size() + 8);
   text = https ? "https://" : "http://";
-  if (host_key.front() == '[') {
+  if (name_chars) {  // a registered name: IP literals hold '[' or '.'
+    const size_t host_begin = text.size();
+    AppendReversedLabels(host_key, kHostKeySeparator, '.', &text);
+    const std::string_view host = std::string_view(text).substr(host_begin);
+    // Names the normaliser never produces: a trailing dot, or one that reads as an IPv4 literal
+    // (those keep their dots in the key).
+    if (host.back() == '.' || IsIpv4Literal(host)) return BadKey("host not in normalised form");
+  } else if (host_key.front() == '[') {
     if (host_key.size() < 4 || host_key.back() != ']') return BadKey("malformed IPv6 host");
     for (char c : host_key.substr(1, host_key.size() - 2)) {
       if (!IsIpv6Char(c)) return BadKey("malformed IPv6 host");
@@ -119,15 +148,7 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
     if (!IsIpv4Literal(host_key)) return BadKey("malformed IPv4 host");
     text.append(host_key);
   } else {
-    for (char c : host_key) {
-      if (!IsNameKeyChar(c)) return BadKey("invalid host character");
-    }
-    const size_t host_begin = text.size();
-    AppendReversedLabels(host_key, kHostKeySeparator, '.', &text);
-    const std::string_view host = std::string_view(text).substr(host_begin);
-    // Names the normaliser never produces: a trailing dot, or one that reads as an IPv4 literal
-    // (those keep their dots in the key).
-    if (host.back() == '.' || IsIpv4Literal(host)) return BadKey("host not in normalised form");
+    return BadKey("invalid host character");
   }
 
   std::string_view rest = key.substr(mark_at + 1);
@@ -150,11 +171,11 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
   } else {
     text.push_back('/');
   }
-  for (char c : rest) {
-    if (!IsPathChar(c)) return BadKey("invalid path character");
-  }
+  bool path_chars = true;
+  for (char c : rest) path_chars &= IsPathChar(c);
+  if (!path_chars) return BadKey("invalid path character");
   text.append(rest);
-  return NormalizedUrl::FromNormalizedText(std::move(text));
+  return absl::OkStatus();
 }
 
 }  // namespace crawldb::urls

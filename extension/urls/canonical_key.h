@@ -69,4 +69,9 @@ std::string CanonicalHostKey(std::string_view host);
 // it does not re-run NormalizeUrl. Cost: one allocation.
 absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key);
 
+// UrlFromCanonicalKey(key).text() into *url_text (replacing its content, reusing its capacity),
+// with the same checks and errors (*url_text is then unspecified): for a caller that needs only
+// the text, without an allocation when *url_text is large enough.
+absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text);
+
 }  // namespace crawldb::urls

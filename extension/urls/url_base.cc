@@ -1,6 +1,8 @@
 #include "extension/urls/url_base.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -24,6 +26,21 @@ size_t PartsFor(size_t blocks) { return (blocks + kBlocksPerPart - 1) / kBlocksP
 
 // Parts before the first group of blocks, the model part left out: header, heads.
 constexpr size_t kFirstBlockPart = 2;
+
+// The first 8 bytes of `key` as a big-endian integer, zero-padded: when two prefixes differ,
+// the keys are in the same order (a key that ends within 8 bytes pads with zeros, below any
+// byte that the other key has there, and it is a prefix of that key).
+uint64_t HeadPrefix(std::string_view key) {
+  if (key.size() >= 8) {
+    uint64_t word;
+    std::memcpy(&word, key.data(), 8);
+    return std::endian::native == std::endian::little ? __builtin_bswap64(word) : word;
+  }
+  uint64_t prefix = 0;
+  const size_t n = std::min<size_t>(key.size(), 8);
+  for (size_t i = 0; i < n; ++i) prefix |= uint64_t{static_cast<uint8_t>(key[i])} << (56 - 8 * i);
+  return prefix;
+}
 
 }  // namespace
 
@@ -124,6 +141,7 @@ absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_hea
       codecs::EncodeUrlBlock(*base_.model_, keys, next_head);
   if (!block.ok()) return block.status();
   base_.heads_.Append(keys[0]);
+  base_.head_prefixes_.push_back(HeadPrefix(keys[0]));
   base_.blocks_.insert(base_.blocks_.end(), block->begin(), block->end());
   base_.block_offsets_.push_back(base_.blocks_.size());
   block_.Clear();
@@ -138,6 +156,7 @@ absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
   base_.blocks_.shrink_to_fit();
   base_.block_offsets_.shrink_to_fit();
   base_.heads_.ShrinkToFit();
+  base_.head_prefixes_.shrink_to_fit();
   return std::move(base_);
 }
 
@@ -225,6 +244,7 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
       return Corrupt("the heads hold more than 4 GiB");
     }
     base.heads_.Append(head);
+    base.head_prefixes_.push_back(HeadPrefix(head));
   }
   base.heads_.ShrinkToFit();
 
@@ -332,12 +352,60 @@ absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
                               Block(block));
 }
 
+static_assert(kKeysPerBlock <= 255, "UrlBase::Landmarks keeps key indices in bytes");
+
+absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
+                                                     codecs::UrlBlockLandmarks* landmarks) const {
+  absl::StatusOr<UrlBlockReader> reader = Reader(block);
+  if (!reader.ok()) return reader;
+  if (landmark_slots_.empty()) landmark_slots_.assign(block_count(), 0);
+  uint32_t slot = landmark_slots_[block];
+  if (slot == 0) {
+    absl::StatusOr<codecs::UrlBlockLandmarks> found = reader->FindLandmarks(&landmark_scratch_);
+    if (!found.ok()) return found.status();
+    constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
+    if (landmark_keys_.size() + landmark_scratch_.size() > kMax32 ||
+        std::max(found->forward_bits, found->backward_bits) > kMax32) {
+      *landmarks = *found;  // no room to keep them (4 GiB of keys): use them this once
+      reader->UseLandmarks(landmarks);
+      return reader;
+    }
+    landmarks_.push_back({static_cast<uint32_t>(landmark_keys_.size()),
+                          static_cast<uint32_t>(found->forward_key.size()),
+                          static_cast<uint32_t>(found->backward_key.size()),
+                          static_cast<uint32_t>(found->first_backward_key.size()),
+                          static_cast<uint32_t>(found->forward_bits),
+                          static_cast<uint32_t>(found->backward_bits),
+                          static_cast<uint8_t>(found->forward_index),
+                          static_cast<uint8_t>(found->backward_index)});
+    landmark_keys_.append(landmark_scratch_);
+    slot = static_cast<uint32_t>(landmarks_.size());
+    landmark_slots_[block] = slot;
+  }
+  const Landmarks& stored = landmarks_[slot - 1];
+  const std::string_view keys(landmark_keys_.data() + stored.keys_offset,
+                              size_t{stored.forward_length} + stored.backward_length +
+                                  stored.first_backward_length);
+  landmarks->forward_index = stored.forward_index;
+  landmarks->forward_bits = stored.forward_bits;
+  landmarks->forward_key = keys.substr(0, stored.forward_length);
+  landmarks->backward_index = stored.backward_index;
+  landmarks->backward_bits = stored.backward_bits;
+  landmarks->backward_key = keys.substr(stored.forward_length, stored.backward_length);
+  landmarks->first_backward_key =
+      keys.substr(size_t{stored.forward_length} + stored.backward_length);
+  reader->UseLandmarks(landmarks);
+  return reader;
+}
+
 std::optional<size_t> UrlBase::FindBlock(std::string_view key) const {
+  const uint64_t prefix = HeadPrefix(key);
   size_t low = 0;
   size_t high = block_count();  // invariant: head b ≤ key for b < low; > key for b ≥ high
   while (low < high) {
     const size_t middle = low + (high - low) / 2;
-    if (heads_[middle] <= key) {
+    const uint64_t head_prefix = head_prefixes_[middle];
+    if (head_prefix < prefix || (head_prefix == prefix && heads_[middle] <= key)) {
       low = middle + 1;
     } else {
       high = middle;
@@ -358,7 +426,8 @@ absl::StatusOr<UrlBlockIndex> UrlBase::CodedHeads() const {
 absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const {
   const std::optional<size_t> block = count_ == 0 ? std::nullopt : FindBlock(key);
   if (!block.has_value()) return std::optional<size_t>();
-  absl::StatusOr<UrlBlockReader> reader = Reader(*block);
+  codecs::UrlBlockLandmarks landmarks;
+  absl::StatusOr<UrlBlockReader> reader = LookupReader(*block, &landmarks);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<std::optional<size_t>> index = reader->Find(key, &scratch_);
   if (!index.ok() || !index->has_value()) return index;
@@ -368,7 +437,8 @@ absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const 
 absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
   const std::optional<size_t> block = count_ == 0 ? std::nullopt : FindBlock(key);
   if (!block.has_value()) return 0;  // below the first key
-  absl::StatusOr<UrlBlockReader> reader = Reader(*block);
+  codecs::UrlBlockLandmarks landmarks;
+  absl::StatusOr<UrlBlockReader> reader = LookupReader(*block, &landmarks);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<size_t> index = reader->LowerBound(key, &scratch_);
   if (!index.ok()) return index.status();
@@ -377,7 +447,8 @@ absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
 
 absl::Status UrlBase::Get(size_t rank, std::string* key) const {
   if (rank >= count_) return absl::OutOfRangeError(absl::StrCat("url base: no rank ", rank));
-  absl::StatusOr<UrlBlockReader> reader = Reader(rank / kKeysPerBlock);
+  codecs::UrlBlockLandmarks landmarks;
+  absl::StatusOr<UrlBlockReader> reader = LookupReader(rank / kKeysPerBlock, &landmarks);
   if (!reader.ok()) return reader.status();
   return reader->Get(rank % kKeysPerBlock, key);
 }
@@ -401,8 +472,11 @@ size_t UrlBase::HeadIndexBytes() const {
 }
 
 size_t UrlBase::MemoryBytes() const {
-  return (model_ ? model_->MemoryBytes() : 0) + heads_.MemoryBytes() + blocks_.capacity() +
-         block_offsets_.capacity() * sizeof(uint64_t) + scratch_.capacity();
+  return (model_ ? model_->MemoryBytes() : 0) + heads_.MemoryBytes() +
+         head_prefixes_.capacity() * sizeof(uint64_t) + blocks_.capacity() +
+         block_offsets_.capacity() * sizeof(uint64_t) + scratch_.capacity() +
+         landmark_slots_.capacity() * sizeof(uint32_t) + landmarks_.capacity() * sizeof(Landmarks) +
+         landmark_keys_.capacity() + landmark_scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {

@@ -33,12 +33,14 @@
 //
 // Memory: the model (about 700 KB trained, see url_block_model.h), the blocks' bytes in one arena
 // with one offset per block, and the heads decoded, in a second arena: 1/kKeysPerBlock of the
-// keys' text, 1.9 bytes per URL on the reddit keys where coded heads take 0.8. Held plain, they
-// cost a look-up nothing to decode and Find's binary search over them is a memcmp per step (on
-// the reddit keys this halves Find's instructions); Parts() codes them again for the stored form.
-// A look-up then decodes part of one block: Get 8 of its 31 coded keys on average, Find about 12
-// (the codec guesses which half holds the key from the two heads, wrongly a quarter of the time
-// on the reddit keys, and then reads both halves).
+// keys' text, 1.9 bytes per URL on the reddit keys where coded heads take 0.8, plus their first 8
+// bytes as an integer (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode
+// and Find's binary search over them compares integers, rarely bytes; Parts() codes them again
+// for the stored form. A look-up then decodes part of one block. The first look-up in a block
+// decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and two bit
+// positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
+// ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average, where
+// from the heads Get would decode 7.5 and Find about 12.
 //
 // Not thread-safe: look-ups share a scratch buffer (one store belongs to one connection).
 #pragma once
@@ -150,6 +152,10 @@ class UrlBase {
                                                std::shared_ptr<const codecs::UrlBlockModel> model,
                                                size_t model_bytes, size_t model_parts);
   absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
+  // Reader(block) starting from the block's landmarks, learned (decoding the block whole) the
+  // first time a look-up reads the block; *landmarks holds them while the reader is used.
+  absl::StatusOr<codecs::UrlBlockReader> LookupReader(size_t block,
+                                                      codecs::UrlBlockLandmarks* landmarks) const;
   absl::Span<const uint8_t> Block(size_t block) const;
   // Keys of block `block` read forward from its head (the others from the next block's head).
   size_t ForwardCount(size_t block) const;
@@ -166,10 +172,23 @@ class UrlBase {
   BlockKeys heads_;         // the first key of every block, decoded
   std::vector<uint8_t> blocks_;          // every block, back to back
   std::vector<uint64_t> block_offsets_;  // block b is blocks_[block_offsets_[b], [b + 1])
+  // The first 8 bytes of every head, big-endian, zero-padded: FindBlock compares these first.
+  std::vector<uint64_t> head_prefixes_;
   mutable std::string scratch_;          // Find's and LowerBound's decoding buffer
   // StoredBytes and HeadIndexBytes, computed once (a base does not change; 0: not yet).
   mutable size_t stored_bytes_ = 0;
   mutable size_t head_index_bytes_ = 0;
+  // Landmarks learned by look-ups (codecs::UrlBlockLandmarks, keys in landmark_keys_).
+  struct Landmarks {
+    uint32_t keys_offset;  // the three keys, back to back, in landmark_keys_
+    uint32_t forward_length, backward_length, first_backward_length;  // bytes
+    uint32_t forward_bits, backward_bits;
+    uint8_t forward_index, backward_index;  // < kKeysPerBlock
+  };
+  mutable std::vector<uint32_t> landmark_slots_;  // per block: 0 unknown, else 1 + index in
+  mutable std::vector<Landmarks> landmarks_;      // landmarks_
+  mutable std::string landmark_keys_;
+  mutable std::string landmark_scratch_;
 };
 
 // Key bytes a base's model is trained on at most. Training takes about 0.45 s per MiB; a larger

@@ -723,17 +723,26 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
 }  // namespace
 
 absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, const NormalizeOptions& options) {
+  NormalizedUrl result;
+  if (absl::Status status = NormalizeUrlInto(raw, options, &result); !status.ok()) return status;
+  return result;
+}
+
+absl::Status NormalizeUrlInto(std::string_view raw, const NormalizeOptions& options,
+                              NormalizedUrl* url) {
   if (options.fast_path) {
-    NormalizedUrl result;
     FastUrlParts parts;
-    if (NormalizeUrlFast(raw, options.max_length, &NormalizedUrlAccess::Text(result), &parts)) {
-      NormalizedUrlAccess::SetParts(result, parts.https, parts.host_begin, parts.host_length,
+    if (NormalizeUrlFast(raw, options.max_length, &NormalizedUrlAccess::Text(*url), &parts)) {
+      NormalizedUrlAccess::SetParts(*url, parts.https, parts.host_begin, parts.host_length,
                                     HostKind::kName, parts.port, parts.path_begin,
                                     parts.query_mark);
-      return result;
+      return absl::OkStatus();
     }
   }
-  return NormalizeWithUriparser(raw, options);
+  absl::StatusOr<NormalizedUrl> full = NormalizeWithUriparser(raw, options);
+  if (!full.ok()) return full.status();
+  *url = std::move(*full);
+  return absl::OkStatus();
 }
 
 }  // namespace crawldb::urls

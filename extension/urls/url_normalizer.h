@@ -158,6 +158,12 @@ class NormalizedUrl {
 absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw,
                                            const NormalizeOptions& options = {});
 
+// NormalizeUrl into *url, reusing its text's capacity: no allocation on the fast path once the
+// text has grown to the URL's size (a look-up normalising one URL per statement keeps one).
+// On error *url is unspecified.
+absl::Status NormalizeUrlInto(std::string_view raw, const NormalizeOptions& options,
+                              NormalizedUrl* url);
+
 // The host of a normalised URL text (a view into `normalised`); empty when `normalised` does not
 // have the normalised form's "scheme://host" shape. Not a validator: pass NormalizeUrl's output.
 std::string_view UrlHost(std::string_view normalised);

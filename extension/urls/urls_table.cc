@@ -146,6 +146,8 @@ std::string CommonPrefix(std::string_view a, std::string_view b) {
 class UrlsTable::Cursor : public VirtualCursor {
  public:
   explicit Cursor(UrlsTable* table) : table_(table) {}
+  // Makes a closed cursor as good as new, keeping its buffers (UrlsTable::CloseCursor).
+  void Reopen();
 
   absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
   absl::Status Next();
@@ -160,6 +162,7 @@ class UrlsTable::Cursor : public VirtualCursor {
   absl::Status FilterHost(std::string_view host);
   absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
   absl::StatusOr<std::string_view> Key();
+  absl::StatusOr<std::string_view> UrlText();
   absl::StatusOr<const NormalizedUrl*> Url();
 
   UrlsTable* table_;
@@ -177,8 +180,19 @@ class UrlsTable::Cursor : public VirtualCursor {
   size_t cached_block_ = std::numeric_limits<size_t>::max();
   BlockKeys block_keys_;  // block cached_block_, decoded, for scans
   std::string key_;       // the current key when it was looked up alone
+  std::string url_text_;  // the current row's URL text when url_text_valid_
+  bool url_text_valid_ = false;
   std::optional<NormalizedUrl> url_;  // the current row's URL, once asked for
+  NormalizedUrl lookup_url_;          // kPlanUrl's argument, normalised
+  std::string lookup_key_;            // and its key
 };
+
+void UrlsTable::Cursor::Reopen() {
+  eof_ = true;
+  cached_block_ = std::numeric_limits<size_t>::max();  // the store may have changed since
+  url_text_valid_ = false;
+  url_.reset();
+}
 
 void UrlsTable::Cursor::Reset() {
   use_list_ = false;
@@ -257,11 +271,14 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
     case kPlanUrl: {
       use_list_ = true;
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
-      absl::StatusOr<NormalizedUrl> url =
-          NormalizeUrl(TextOfValue(argv[0]), table_->normalize_options_);
-      if (!url.ok()) break;  // an invalid URL is stored nowhere
-      CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, table_->IdOf(*url));
-      if (id.has_value()) list_.push_back(*id);
+      if (!NormalizeUrlInto(TextOfValue(argv[0]), table_->normalize_options_, &lookup_url_).ok()) {
+        break;  // an invalid URL is stored nowhere
+      }
+      lookup_key_.clear();
+      AppendCanonicalKey(lookup_url_, &lookup_key_);
+      absl::StatusOr<std::optional<int64_t>> id = store().Find(lookup_key_);
+      if (!id.ok()) return table_->Corrupt(id.status());
+      if (id->has_value()) list_.push_back(**id);
       break;
     }
     case kPlanFp: {
@@ -330,6 +347,7 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
 }
 
 absl::Status UrlsTable::Cursor::Next() {
+  url_text_valid_ = false;
   url_.reset();
   if (use_list_) {
     while (list_next_ < list_.size()) {
@@ -382,10 +400,21 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
   return block_keys_[rank % kKeysPerBlock];
 }
 
+absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
+  if (!url_text_valid_) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
+    if (absl::Status status = UrlTextFromCanonicalKey(key, &url_text_); !status.ok()) {
+      return table_->Corrupt(absl::DataLossError(status.message()));
+    }
+    url_text_valid_ = true;
+  }
+  return std::string_view(url_text_);
+}
+
 absl::StatusOr<const NormalizedUrl*> UrlsTable::Cursor::Url() {
   if (!url_.has_value()) {
-    CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
-    absl::StatusOr<NormalizedUrl> url = UrlFromCanonicalKey(key);
+    CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
+    absl::StatusOr<NormalizedUrl> url = NormalizedUrl::FromNormalizedText(std::string(text));
     if (!url.ok()) return table_->Corrupt(absl::DataLossError(url.status().message()));
     url_ = std::move(*url);
   }
@@ -400,6 +429,11 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
     case kColumnCommand:
       sqlite3_result_null(context);
       return absl::OkStatus();
+    case kColumnUrl: {
+      CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
+      sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+      return absl::OkStatus();
+    }
     default:
       break;
   }
@@ -612,7 +646,15 @@ absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
   // A cursor is opened once per statement run; its xFilter calls (one per outer row of a join)
   // all see the state caught up with here.
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  if (spare_cursor_ != nullptr) {
+    spare_cursor_->Reopen();
+    return std::move(spare_cursor_);
+  }
   return std::make_unique<Cursor>(this);
+}
+
+void UrlsTable::CloseCursor(std::unique_ptr<Cursor> cursor) noexcept {
+  if (spare_cursor_ == nullptr) spare_cursor_ = std::move(cursor);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -115,6 +115,31 @@ void ExpectRoundTrip(const UrlBlockModel& model, const std::vector<std::string>&
       ASSERT_EQ(*reader->Find(keys[i], &key), i);
     }
     EXPECT_EQ(reader->Get(keys.size(), &key).code(), absl::StatusCode::kOutOfRange);
+    // The same from the block's landmarks.
+    std::string landmark_keys;
+    const absl::StatusOr<UrlBlockLandmarks> landmarks = reader->FindLandmarks(&landmark_keys);
+    ASSERT_TRUE(landmarks.ok()) << landmarks.status();
+    const size_t f = reader->forward_count();
+    const size_t b = keys.size() - 1 - f;
+    ASSERT_EQ(landmarks->forward_index, f >= 2 ? (f + 1) / 2 : 0);
+    ASSERT_EQ(landmarks->backward_index, b >= 2 ? keys.size() - (b + 1) / 2 : 0);
+    if (landmarks->forward_index != 0) {
+      EXPECT_EQ(landmarks->forward_key, keys[landmarks->forward_index]);
+    }
+    if (landmarks->backward_index != 0) {
+      EXPECT_EQ(landmarks->backward_key, keys[landmarks->backward_index]);
+      EXPECT_EQ(landmarks->first_backward_key, keys[f + 1]);
+    }
+    reader->UseLandmarks(&*landmarks);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_TRUE(reader->Get(i, &key).ok()) << i;
+      ASSERT_EQ(key, keys[i]) << i;
+      ASSERT_EQ(*reader->Find(keys[i], &key), i);
+      const std::string above = keys[i] + "\x01";
+      ASSERT_EQ(*reader->LowerBound(above, &key),
+                static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), above) -
+                                    keys.begin()));
+    }
   }
   // Each key alone, as the index codes heads.
   for (const std::string& k : keys) {
@@ -258,15 +283,22 @@ TEST(UrlBlockCodec, FindAndLowerBoundAgreeWithStdLowerBound) {
   probes.push_back(next);
   probes.push_back("\xff\xff");
   std::string scratch;
-  for (const std::string& probe : probes) {
-    const size_t expected =
-        static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), probe) - keys.begin());
-    ASSERT_EQ(*reader.LowerBound(probe, &scratch), expected) << probe;
-    const std::optional<size_t> found = *reader.Find(probe, &scratch);
-    if (expected < keys.size() && keys[expected] == probe) {
-      ASSERT_EQ(found, expected) << probe;
-    } else {
-      ASSERT_EQ(found, std::nullopt) << probe;
+  std::string landmark_keys;
+  const UrlBlockLandmarks landmarks = *reader.FindLandmarks(&landmark_keys);
+  for (const bool use_landmarks : {false, true}) {
+    SCOPED_TRACE(use_landmarks ? "from the landmarks" : "from the heads");
+    UrlBlockReader copy = reader;
+    copy.UseLandmarks(use_landmarks ? &landmarks : nullptr);
+    for (const std::string& probe : probes) {
+      const size_t expected =
+          static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), probe) - keys.begin());
+      ASSERT_EQ(*copy.LowerBound(probe, &scratch), expected) << probe;
+      const std::optional<size_t> found = *copy.Find(probe, &scratch);
+      if (expected < keys.size() && keys[expected] == probe) {
+        ASSERT_EQ(found, expected) << probe;
+      } else {
+        ASSERT_EQ(found, std::nullopt) << probe;
+      }
     }
   }
 }
@@ -338,6 +370,18 @@ TEST(UrlBlockCodec, CorruptBlocksFailCleanly) {
         ASSERT_LE(scratch.size(), kMaxUrlKeyBytes);
       }
       (void)reader->LowerBound(keys[rng() % keys.size()], &scratch);
+      // Landmarks are found only in a block that decodes whole, as DecodeAll does.
+      std::string landmark_keys;
+      const absl::StatusOr<UrlBlockLandmarks> landmarks = reader->FindLandmarks(&landmark_keys);
+      ASSERT_EQ(landmarks.ok(), decoded.ok()) << landmarks.status();
+      if (!landmarks.ok()) continue;
+      reader->UseLandmarks(&*landmarks);
+      std::string found_scratch;
+      for (size_t k = 0; k < reader->size(); ++k) {
+        ASSERT_TRUE(reader->Get(k, &scratch).ok());
+        ASSERT_EQ(scratch, (*decoded)[k]);
+        ASSERT_EQ(*reader->Find(scratch, &found_scratch), k);
+      }
     }
   }
 }

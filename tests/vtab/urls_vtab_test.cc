@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <cstdio>
+
 #include "tests/vtab/loaded_db.h"
 
 namespace crawldb::testing {
@@ -202,6 +204,60 @@ TEST_F(UrlsTest, LookupsThroughEveryPlan) {
     EXPECT_EQ(One(db_, "SELECT group_concat(id) FROM urls WHERE id >= 4.5"), "5");
     EXPECT_EQ(One(db_, "SELECT count(*) FROM urls WHERE id < 1"), "0");
   }
+}
+
+// A table keeps its last closed cursor for the next statement: what the cursor cached (a
+// decoded block, the current URL) must not outlive the store it was read from.
+TEST_F(UrlsTest, StatementsRunAgainSeeTheStoreAsItIsNow) {
+  const auto url = [](char letter, int n) {
+    char text[32];
+    std::snprintf(text, sizeof text, "http://example.com/%c%03d", letter, n);
+    return std::string(text);
+  };
+  for (int i = 0; i < 100; ++i) Insert(url('p', i));
+  db_.exec("INSERT INTO urls(urls) VALUES ('optimize')");
+  SQLite::Statement by_id(db_, "SELECT url FROM urls WHERE id = ?");
+  SQLite::Statement by_url(db_, "SELECT id FROM urls WHERE url = ?");
+  SQLite::Statement scan(db_, "SELECT group_concat(url, ' ') FROM urls");
+  // Each statement is reset at once, so that its cursor is the one the next statement gets.
+  const auto text_of = [&](int64_t id) {
+    by_id.bind(1, id);
+    const std::string text = by_id.executeStep() ? by_id.getColumn(0).getString() : "none";
+    by_id.reset();
+    return text;
+  };
+  const auto id_of = [&](const std::string& text) {
+    by_url.bind(1, text);
+    const int64_t id = by_url.executeStep() ? by_url.getColumn(0).getInt64() : 0;
+    by_url.reset();
+    return id;
+  };
+  const auto all = [&] {
+    const std::string text = scan.executeStep() ? scan.getColumn(0).getString() : "";
+    scan.reset();
+    return text;
+  };
+  std::string expected;
+  for (int i = 0; i < 100; ++i) expected += (i == 0 ? "" : " ") + url('p', i);
+  EXPECT_EQ(text_of(5), url('p', 4));
+  EXPECT_EQ(id_of(url('p', 50)), 51);
+  EXPECT_EQ(all(), expected);
+  // Every id changes: ten URLs go, ten come after the others, optimize renumbers.
+  db_.exec("DELETE FROM urls WHERE id <= 10");
+  for (int i = 0; i < 10; ++i) Insert(url('q', i));
+  db_.exec("INSERT INTO urls(urls) VALUES ('optimize')");
+  expected.clear();
+  for (int i = 10; i < 100; ++i) expected += (i == 10 ? "" : " ") + url('p', i);
+  for (int i = 0; i < 10; ++i) expected += " " + url('q', i);
+  EXPECT_EQ(text_of(5), url('p', 14));
+  EXPECT_EQ(text_of(100), url('q', 9));
+  EXPECT_EQ(id_of(url('p', 50)), 41);
+  EXPECT_EQ(id_of(url('p', 0)), 0);
+  EXPECT_EQ(all(), expected);
+  // Two cursors of one table at once: one is kept when both close, the other freed.
+  EXPECT_EQ(Rows(db_, "SELECT a.id, b.id FROM urls a JOIN urls b ON b.url = a.url WHERE a.id <= 2"),
+            (std::vector<std::string>{"1|1", "2|2"}));
+  EXPECT_EQ(text_of(1), url('p', 10));
 }
 
 TEST_F(UrlsTest, PlansUseTheIndex) {
