@@ -10,10 +10,15 @@ namespace crawldb::urls {
 void UrlStore::Reset(UrlBase base) {
   base_ = std::move(base);
   tail_ = std::make_unique<UrlTail>();
-  parts_.assign(kUrlParts, UrlPart());
+  for (std::unique_ptr<UrlPart>& part : parts_) part.reset();
   own_parts_model_.reset();
   deleted_.clear();
   undo_.clear();
+}
+
+const UrlPart& UrlStore::part(size_t part) const {
+  static const UrlPart empty;
+  return parts_[part] != nullptr ? *parts_[part] : empty;
 }
 
 void UrlStore::SetPartsModel(std::shared_ptr<const codecs::UrlBlockModel> model) {
@@ -31,7 +36,7 @@ absl::Status UrlStore::InstallPart(size_t part, UrlPart stored) {
   }
   tail_->ResolvePart(part, static_cast<size_t>(stored.through_id() - base_size), stored.size(),
                      [&](size_t rank) { return static_cast<size_t>(stored.IdAt(rank) - base_size - 1); });
-  parts_[part] = std::move(stored);
+  parts_[part] = std::make_unique<UrlPart>(std::move(stored));
   return absl::OkStatus();
 }
 
@@ -91,7 +96,7 @@ absl::Status UrlStore::MergePart(size_t part) {
   }
   std::sort(pending.begin(), pending.end(),
             [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
-  const UrlPart& old = parts_[part];
+  const UrlPart& old = this->part(part);
   BlockKeys old_keys;  // every key of the old part, decoded
   {
     BlockKeys block;
@@ -131,13 +136,13 @@ absl::Status UrlStore::MergePart(size_t part) {
   tail_->ResolvePart(part, tail_->size(), merged->size(), [&](size_t rank) {
     return static_cast<size_t>(merged->IdAt(rank) - base_size - 1);
   });
-  parts_[part] = *std::move(merged);
+  parts_[part] = std::make_unique<UrlPart>(*std::move(merged));
   return absl::OkStatus();
 }
 
 size_t UrlStore::merged_count() const {
   size_t count = 0;
-  for (const UrlPart& part : parts_) count += part.size();
+  for (const std::unique_ptr<UrlPart>& part : parts_) count += part ? part->size() : 0;
   return count;
 }
 
@@ -151,7 +156,7 @@ absl::StatusOr<std::optional<int64_t>> UrlStore::Find(std::string_view key) cons
     int64_t id = TailId(*index);
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
   }
-  const UrlPart& part = parts_[UrlPartOf(key)];
+  const UrlPart& part = this->part(UrlPartOf(key));
   if (part.size() > 0) {
     absl::StatusOr<std::optional<size_t>> rank = part.Find(key);
     if (!rank.ok()) return rank.status();
@@ -191,7 +196,7 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) const
   if (tail_->IsPending(index)) return std::optional<std::string>(tail_->Key(index));
   std::optional<UrlTail::Location> location = tail_->Locate(index);
   if (!location.has_value()) return std::optional<std::string>();
-  if (absl::Status status = parts_[location->part].Get(location->rank, &key); !status.ok()) {
+  if (absl::Status status = part(location->part).Get(location->rank, &key); !status.ok()) {
     return status;
   }
   return std::optional<std::string>(std::move(key));
@@ -302,10 +307,10 @@ absl::Status UrlStore::ForEachLiveKey(
   std::vector<KeyStream> streams;
   std::vector<const UrlPart*> stream_parts = {nullptr};
   streams.emplace_back(&base_);
-  for (const UrlPart& part : parts_) {
-    if (part.size() == 0) continue;
-    streams.emplace_back(&part.keys());
-    stream_parts.push_back(&part);
+  for (const std::unique_ptr<UrlPart>& part : parts_) {
+    if (part == nullptr) continue;
+    streams.emplace_back(&part->keys());
+    stream_parts.push_back(part.get());
   }
   auto greater = [&](size_t a, size_t b) { return streams[a].key() > streams[b].key(); };
   std::vector<size_t> heap;
@@ -381,9 +386,9 @@ void UrlStore::ClearUndo() {
 
 size_t UrlStore::MemoryBytes() const {
   size_t parts = 0;
-  for (const UrlPart& part : parts_) parts += part.MemoryBytes();
+  for (const std::unique_ptr<UrlPart>& part : parts_) parts += part ? part->MemoryBytes() : 0;
   if (own_parts_model_ != nullptr) parts += own_parts_model_->MemoryBytes();
-  return base_.MemoryBytes() + tail_->MemoryBytes() + parts + parts_.capacity() * sizeof(UrlPart) +
+  return base_.MemoryBytes() + tail_->MemoryBytes() + parts + parts_.capacity() * sizeof(parts_[0]) +
          deleted_.capacity() * (sizeof(int64_t) + 1) + undo_.capacity() * sizeof(UndoEntry);
 }
 

@@ -90,7 +90,7 @@ class UrlStore {
   // Rewrites part `part` with its pending keys merged in and its deleted ids dropped. Only
   // between transactions' changes: it leaves nothing to undo.
   absl::Status MergePart(size_t part);
-  const UrlPart& part(size_t part) const { return parts_[part]; }
+  const UrlPart& part(size_t part) const;
 
   // Ids run from 1 to max_id(); live_count() of them are live.
   int64_t max_id() const { return static_cast<int64_t>(base_.size() + tail_->size()); }
@@ -144,7 +144,8 @@ class UrlStore {
 
   UrlBase base_;
   std::unique_ptr<UrlTail> tail_;
-  std::vector<UrlPart> parts_;
+  // Null for a part that holds no key yet: a store that never merged allocates nothing for them.
+  std::vector<std::unique_ptr<UrlPart>> parts_;
   std::shared_ptr<const codecs::UrlBlockModel> own_parts_model_;
   absl::flat_hash_set<int64_t> deleted_;
   std::vector<UndoEntry> undo_;
