@@ -140,6 +140,12 @@ absl::Status UrlStore::MergePart(size_t part) {
   return absl::OkStatus();
 }
 
+size_t UrlStore::PartsStoredBytes() const {
+  size_t bytes = 0;
+  for (const std::unique_ptr<UrlPart>& part : parts_) bytes += part ? part->StoredBytes() : 0;
+  return bytes;
+}
+
 size_t UrlStore::merged_count() const {
   size_t count = 0;
   for (const std::unique_ptr<UrlPart>& part : parts_) count += part ? part->size() : 0;

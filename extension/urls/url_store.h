@@ -96,6 +96,8 @@ class UrlStore {
   int64_t max_id() const { return static_cast<int64_t>(base_.size() + tail_->size()); }
   size_t live_count() const { return base_.size() + tail_->size() - deleted_.size(); }
   size_t merged_count() const;
+  // Bytes the parts that hold keys take stored.
+  size_t PartsStoredBytes() const;
   size_t tail_size() const { return tail_->size(); }
   size_t deleted_count() const { return deleted_.size(); }
   const UrlBase& base() const { return base_; }

@@ -850,8 +850,7 @@ absl::Status UrlsTable::Sync() {
 
 absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
   const UrlTail& tail = store_.tail();
-  size_t stored = store_.base().StoredBytes();
-  for (size_t part = 0; part < kUrlParts; ++part) stored += store_.part(part).StoredBytes();
+  const size_t stored = store_.base().StoredBytes() + store_.PartsStoredBytes();
   size_t threshold = merge_bytes_ == 0 ? 0 : std::max(merge_bytes_, kPendingPerStored * stored);
   // The first merge trains the parts' model: on a full sample, unless merge_bytes says sooner.
   if (store_.PartsModel() == nullptr) {
@@ -1036,8 +1035,7 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
   const UrlBase& base = store_.base();
   size_t live = store_.live_count();
   size_t stored = base.StoredBytes();
-  size_t parts_bytes = 0;
-  for (size_t part = 0; part < kUrlParts; ++part) parts_bytes += store_.part(part).StoredBytes();
+  const size_t parts_bytes = store_.PartsStoredBytes();
   const size_t parts_model_bytes =
       store_.parts_have_own_model() ? store_.own_parts_model()->Serialize().size() : 0;
   int64_t log_rows = 0, log_bytes = 0;

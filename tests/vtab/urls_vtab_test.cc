@@ -535,6 +535,7 @@ TEST(UrlsStats, CountTheBytesOfEveryStructure) {
   };
   EXPECT_EQ(stat("base_bytes"), 4);  // the header alone
   EXPECT_EQ(stat("base_model_bytes") + stat("base_head_bytes") + stat("base_block_bytes"), 0);
+  EXPECT_EQ(stat("parts_bytes") + stat("merged_urls") + stat("pending_urls"), 0);
   db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
           "INSERT INTO urls(url) SELECT 'http://site' || (i % 9) || '.com/p/' || i FROM n");
   EXPECT_EQ(stat("log_rows"), 1);
@@ -544,6 +545,7 @@ TEST(UrlsStats, CountTheBytesOfEveryStructure) {
                                           "FROM urls_log")));
   db.exec("SELECT crawldb_optimize()");
   EXPECT_EQ(stat("log_rows") + stat("log_bytes"), 0);
+  EXPECT_EQ(stat("pending_urls") + stat("pending_key_bytes") + stat("parts_bytes"), 0);
   EXPECT_EQ(stat("base_blocks"), 32);  // 1000 keys, 32 per block
   const int64_t model = stat("base_model_bytes");
   const int64_t heads = stat("base_head_bytes");
