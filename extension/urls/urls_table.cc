@@ -863,7 +863,7 @@ absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
   const size_t backlog = tail.pending_bytes() - std::min(tail.pending_bytes(), added_bytes);
   const size_t budget = kMergeFactor * std::min(added_bytes, backlog);
   if (budget == 0) return absl::OkStatus();
-  const bool had_model = store_.PartsModel() != nullptr;
+  bool model_stored = store_.PartsModel() != nullptr;  // or needs no row
   size_t merged = 0;
   for (size_t visited = 0; visited < kUrlParts && merged < budget; ++visited) {
     const size_t part = next_merge_part_;
@@ -874,8 +874,9 @@ absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
     sync().ReloadOnRollback();
     merged_in_transaction_ = true;
     if (absl::Status status = store_.MergePart(part); !status.ok()) return Corrupt(status);
-    if (!had_model && store_.parts_have_own_model()) {
+    if (!model_stored) {  // the merge just trained the parts' own model
       CRAWLDB_RETURN_IF_ERROR(WritePartRow(kModelRow, seq, store_.own_parts_model()->Serialize()));
+      model_stored = true;
     }
     CRAWLDB_RETURN_IF_ERROR(
         WritePartRow(static_cast<int64_t>(part), seq, store_.part(part).Serialize()));
