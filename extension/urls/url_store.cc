@@ -34,6 +34,7 @@ absl::Status UrlStore::InstallPart(size_t part, UrlPart stored) {
       return absl::DataLossError(absl::StrCat("url part ", part, ": id ", id, " is in the base"));
     }
   }
+  UnlocatePart(part);
   tail_->ResolvePart(part, static_cast<size_t>(stored.through_id() - base_size), stored.size(),
                      [&](size_t rank) { return static_cast<size_t>(stored.IdAt(rank) - base_size - 1); });
   parts_[part] = std::make_unique<UrlPart>(std::move(stored));
@@ -133,11 +134,21 @@ absl::Status UrlStore::MergePart(size_t part) {
   }
   absl::StatusOr<UrlPart> merged = UrlPart::Build(keys, ids, max_id(), PartsModel());
   if (!merged.ok()) return merged.status();
+  UnlocatePart(part);
   tail_->ResolvePart(part, tail_->size(), merged->size(), [&](size_t rank) {
     return static_cast<size_t>(merged->IdAt(rank) - base_size - 1);
   });
   parts_[part] = std::make_unique<UrlPart>(*std::move(merged));
   return absl::OkStatus();
+}
+
+void UrlStore::UnlocatePart(size_t part) {
+  // Ids the new part drops (deleted) must not point at its ranks.
+  const UrlPart& old = this->part(part);
+  const int64_t base_size = static_cast<int64_t>(base_.size());
+  for (size_t rank = 0; rank < old.size(); ++rank) {
+    tail_->Unlocate(static_cast<size_t>(old.IdAt(rank) - base_size - 1));
+  }
 }
 
 size_t UrlStore::PartsStoredBytes() const {

@@ -141,6 +141,8 @@ class UrlStore {
   absl::Status ForEachLiveKey(
       const std::function<absl::Status(std::string_view key, int64_t id)>& visit) const;
 
+  // Makes the ids of part `part`'s keys absent, before the part is replaced.
+  void UnlocatePart(size_t part);
   // Trains own_parts_model_ on a sample of all the pending keys.
   absl::Status TrainPartsModel();
 

@@ -70,6 +70,11 @@ class UrlTail {
   // Makes absent entry `index` pending with `key` (loading: entries are given in index order).
   void SetPending(size_t index, std::string_view key);
 
+  // Makes merged entry `index` absent (its part is being replaced); a pending one is kept.
+  void Unlocate(size_t index) {
+    if (entries_[index].length == 0) entries_[index] = {kAbsent, 0};
+  }
+
   // Takes entry `index` out of the hash set, or puts it back.
   void Unindex(size_t index);
   void Reindex(size_t index);

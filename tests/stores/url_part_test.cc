@@ -134,11 +134,13 @@ class MergeOracle {
     auto it = live_.begin();
     std::advance(it, random_() % live_.size());
     ASSERT_TRUE(store_.Delete(it->second));
+    dead_[it->second] = it->first;
     live_.erase(it);
   }
   void RolledBackTransaction() {
     const size_t mark = store_.UndoMark();
     const auto live = live_;
+    const auto dead = dead_;
     const int64_t max_id = max_id_;
     for (int i = 0; i < 20; ++i) {
       if (random_() % 3 == 0) {
@@ -149,6 +151,7 @@ class MergeOracle {
     }
     store_.UndoTo(mark);
     live_ = live;
+    dead_ = dead;
     max_id_ = max_id;
   }
   void MergeSome() {
@@ -167,6 +170,7 @@ class MergeOracle {
     ASSERT_TRUE(base.ok()) << base.status();
     store_.Reset(*std::move(base));
     for (auto& [key, id] : live_) id = old_to_new[static_cast<size_t>(id)];
+    dead_.clear();  // optimize forgets deleted ids
     max_id_ = static_cast<int64_t>(live_.size());
   }
   void CompareAll() {
@@ -183,6 +187,12 @@ class MergeOracle {
       ASSERT_EQ(*back, std::optional<std::string>(key)) << id;
     }
     for (int64_t id = 1; id <= max_id_; ++id) ASSERT_EQ(store_.IsLive(id), live_ids.contains(id));
+    // A deleted id holds its own URL until a merge drops it, never another one.
+    for (const auto& [id, key] : dead_) {
+      absl::StatusOr<std::optional<std::string>> stored = store_.StoredKey(id);
+      ASSERT_TRUE(stored.ok()) << stored.status();
+      ASSERT_TRUE(!stored->has_value() || **stored == key) << id << " holds " << **stored;
+    }
     for (const std::string& key : pool_) {
       if (live_.contains(key)) continue;
       absl::StatusOr<std::optional<int64_t>> found = store_.Find(key);
@@ -194,6 +204,7 @@ class MergeOracle {
   std::vector<std::string> pool_;
   UrlStore store_;
   std::map<std::string, int64_t> live_;
+  std::map<int64_t, std::string> dead_;  // deleted ids since the last optimize, with their URL
   int64_t max_id_ = 0;
   size_t merges_ = 0;
 };
