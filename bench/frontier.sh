@@ -83,7 +83,7 @@ echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 mkdir -p "$(dirname "$plot")"
 # One line per system that ran: a column holding numbers, not only NaN.
 lines=""
-for column in "2:crawldb" "3:SQLite tables" "4:PostgreSQL 15"; do
+for column in "2:crawldb" "3:crawldb, window medians of its runs" "4:SQLite tables" "5:PostgreSQL 15"; do
   n=${column%%:*}
   if awk -F'\t' -v n="$n" '!/^#/ && $n != "NaN" { found = 1 } END { exit !found }' "$work/delay.tsv"; then
     lines="$lines${lines:+, }'$work/delay.tsv' using (\$1/1e6):$n with linespoints title \"${column#*:}\""

@@ -3,9 +3,10 @@
 //
 // One flat_hash_map rehashes all its entries in the insert that crosses its load limit: at a
 // few million entries, a pause of a few hundred milliseconds in one insert, mostly cache and
-// page misses. Split, each part grows on its own at its 1/2^kPartBits share, fits in the cache
-// while it rehashes, and the parts cross their limits at slightly different sizes, so that the
-// work spreads over many inserts. Look-ups pay one extra index.
+// page misses. Split, each part grows on its own and fits in the cache while it rehashes. With
+// equal shares the parts still cross their limits at nearly the same total size; PartOf should
+// give them skewed shares (skewed_parts.h) so that the work spreads evenly over the inserts.
+// Look-ups pay one extra index.
 #pragma once
 
 #include <cstddef>

@@ -64,6 +64,11 @@ absl::Status ScopedStatement::BindBlob(int index, absl::Span<const uint8_t> valu
   return Check(sqlite3_bind_blob64(statement_, index, value.empty() ? &kEmpty : value.data(),
                                    value.size(), SQLITE_TRANSIENT));
 }
+absl::Status ScopedStatement::BindBlobView(int index, absl::Span<const uint8_t> value) {
+  static const uint8_t kEmpty = 0;
+  return Check(sqlite3_bind_blob64(statement_, index, value.empty() ? &kEmpty : value.data(),
+                                   value.size(), SQLITE_STATIC));
+}
 absl::Status ScopedStatement::BindNull(int index) {
   return Check(sqlite3_bind_null(statement_, index));
 }

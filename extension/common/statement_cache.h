@@ -31,6 +31,9 @@ class ScopedStatement {
   absl::Status BindDouble(int index, double value);
   absl::Status BindText(int index, absl::string_view value);
   absl::Status BindBlob(int index, absl::Span<const uint8_t> value);
+  // Not copied (SQLITE_STATIC): `value` must stay alive and unchanged until this statement is
+  // released (its bindings are cleared then). For large blobs written once.
+  absl::Status BindBlobView(int index, absl::Span<const uint8_t> value);
   absl::Status BindNull(int index);
 
   // One step: true when a row is ready, false when the statement is done.

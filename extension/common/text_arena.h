@@ -4,6 +4,7 @@
 // MB of URLs, a pause of a few hundred milliseconds in whichever insert crosses the line. Here
 // an append never moves earlier bytes: a text that does not fit in the rest of the last chunk
 // starts the next one (the rest stays unused). Offsets are chunk * kChunkBytes + position.
+// Chunks are huge-page chunks (huge_page_chunk.h): random reads of texts then miss the TLB less.
 //
 // Obligations: a text is at most kChunkBytes long; View is given an offset Append returned and
 // that text's length; Truncate is given an offset Append returned (or end()).
@@ -16,17 +17,20 @@
 #include <string_view>
 #include <vector>
 
+#include "extension/common/huge_page_chunk.h"
+
 namespace crawldb {
 
 class TextArena {
  public:
   static constexpr int kChunkBits = 21;
   static constexpr size_t kChunkBytes = size_t{1} << kChunkBits;
+  static_assert(kChunkBytes == kHugePageChunkBytes);
 
   // Appends `text` and returns its offset.
   uint64_t Append(std::string_view text) {
     if (chunks_.empty() || kChunkBytes - used_ < text.size()) {
-      chunks_.push_back(std::make_unique_for_overwrite<char[]>(kChunkBytes));
+      chunks_.push_back(AllocateHugePageChunk());
       used_ = 0;
     }
     const uint64_t offset = end();
@@ -61,7 +65,7 @@ class TextArena {
   size_t MemoryBytes() const { return chunks_.size() * kChunkBytes; }
 
  private:
-  std::vector<std::unique_ptr<char[]>> chunks_;
+  std::vector<HugePageChunk> chunks_;
   size_t used_ = 0;  // bytes used in the last chunk
 };
 

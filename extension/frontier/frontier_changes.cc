@@ -109,8 +109,9 @@ bool ReadFields(Reader* in, UrlRecord* record) {
 
 }  // namespace
 
-std::vector<uint8_t> EncodeChangeSet(const ChangeSet& changes) {
-  std::string out;
+void EncodeChangeSet(const ChangeSet& changes, std::string* blob) {
+  std::string& out = *blob;
+  out.clear();
   out.push_back(static_cast<char>(kChangeFormatVersion));
   codecs::AppendVarint(changes.hosts.size(), &out);
   for (const HostChange& host : changes.hosts) {
@@ -134,7 +135,6 @@ std::vector<uint8_t> EncodeChangeSet(const ChangeSet& changes) {
     }
   }
   AppendU64(XXH3_64bits(out.data(), out.size()), &out);
-  return std::vector<uint8_t>(out.begin(), out.end());
 }
 
 absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,7 +59,13 @@ struct ChangeSet {
   bool empty() const { return hosts.empty() && urls.empty(); }
 };
 
-std::vector<uint8_t> EncodeChangeSet(const ChangeSet& changes);
+// Replaces `*blob` with the encoding of `changes`. The buffer keeps its capacity, so that a
+// caller that reuses one buffer does not allocate (and fault in) fresh memory for every blob.
+void EncodeChangeSet(const ChangeSet& changes, std::string* blob);
+
+inline absl::Span<const uint8_t> BytesOf(const std::string& blob) {
+  return {reinterpret_cast<const uint8_t*>(blob.data()), blob.size()};
+}
 
 // The views of the result point into `blob`.
 absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob);

@@ -395,13 +395,12 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
   return changes;
 }
 
-ChangeSet FrontierStore::PartSnapshot(size_t part) const {
-  ChangeSet changes;
-  changes.urls.reserve(records_.part(part).size());
+void FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) const {
+  changes->hosts.clear();
+  changes->urls.clear();
   for (const auto& [fp, record] : records_.part(part)) {
-    changes.urls.push_back({fp, UrlChangeKind::kNew, record, Text(record)});
+    changes->urls.push_back({fp, UrlChangeKind::kNew, record, Text(record)});
   }
-  return changes;
 }
 
 ChangeSet FrontierStore::HostsSnapshot() const {

@@ -192,8 +192,9 @@ class FrontierStore {
   // The changes made after `mark` as post-images (the views point into this store and stay
   // valid until its next change).
   ChangeSet ChangesSince(size_t mark) const;
-  // The records of part `part` (record_map.h) as new records, without hosts.
-  ChangeSet PartSnapshot(size_t part) const;
+  // Replaces `*changes` with the records of part `part` (record_map.h) as new records, without
+  // hosts (its vectors keep their capacity).
+  void PartSnapshot(size_t part, ChangeSet* changes) const;
   // Every host, in id order.
   ChangeSet HostsSnapshot() const;
   // Applies committed changes read from disk (no undo). DataLossError when they do not fit the

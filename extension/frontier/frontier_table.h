@@ -34,7 +34,7 @@
 //                                          or refused URL is a constraint error (OR IGNORE skips
 //                                          it; OR REPLACE sets a known URL's priority)
 //
-// Shadow tables (formats owned by the headers named; format version 2, version 1 is refused):
+// Shadow tables (formats owned by the headers named; format version 3, versions 1 and 2 are refused):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when every part is rewritten at once: other connections then reload),
 //                 'next_part' (the snapshot part to rewrite next)
@@ -42,9 +42,9 @@
 //                 every host and its settings (HostSettings in frontier_store.h), as of the last
 //                 commit: each commit rewrites the rows of the hosts it touched
 //   <t>_snapshot  (part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)
-//                 the URL records whose fingerprint's top 10 bits are `part` (record_map.h), as a
-//                 change set of new records (frontier_changes.h), holding every change of the
-//                 log rows up to `seq`
+//                 the URL records of part `part` (RecordPartOf of their fingerprint,
+//                 record_map.h), as a change set of new records (frontier_changes.h), holding
+//                 every change of the log rows up to `seq`
 //   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per transaction;
 //                 the rows after the oldest part's seq are kept, in sequence
 //   <t>_links     (src INTEGER NOT NULL, dst INTEGER NOT NULL)    fingerprints of parent → URL
@@ -202,6 +202,10 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   // Log bytes this connection appended that no snapshot part written since pays for: each log
   // byte buys one byte of rewritten snapshot, so the log stays about one snapshot long.
   int64_t snapshot_debt_ = 0;
+  // Reused by every log row and snapshot part this connection writes: a part of a large frontier
+  // is hundreds of kB, and fresh buffers of that size cost page faults on every commit.
+  ChangeSet part_changes_;
+  std::string blob_;
 };
 
 // Registers the crawldb_frontier module and the crawl_* functions on `db`.

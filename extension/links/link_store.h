@@ -22,11 +22,12 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "extension/common/split_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "codecs/adjacency_codec.h"
 #include "codecs/adjacency_lists.h"
+#include "extension/common/skewed_parts.h"
+#include "extension/common/split_hash_map.h"
 
 namespace crawldb::links {
 
@@ -89,11 +90,12 @@ class LinkStore {
   size_t MemoryBytes() const;
 
  private:
-  // Node ids are dense: a multiplicative hash spreads them over the parts.
+  // Node ids are dense: a multiplicative hash spreads them over parts of skewed shares
+  // (skewed_parts.h), so that the parts do not all rehash at once.
   struct DeltaPartOf {
-    size_t operator()(uint32_t node) const { return (node * 0x9E3779B9u) >> (32 - 10); }
+    size_t operator()(uint32_t node) const { return SkewedPartOf(node * 0x9E3779B9u); }
   };
-  using DeltaLists = SplitHashMap<uint32_t, std::vector<uint32_t>, DeltaPartOf, 10>;
+  using DeltaLists = SplitHashMap<uint32_t, std::vector<uint32_t>, DeltaPartOf, kSkewedPartBits>;
   static uint64_t ArcKey(uint32_t src, uint32_t dst) { return uint64_t{src} << 32 | dst; }
   bool InBase(uint32_t src, uint32_t dst) const;
   // Inserts / erases `value` in the sorted delta list of `node`.

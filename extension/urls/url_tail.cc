@@ -7,8 +7,8 @@
 namespace crawldb::urls {
 
 UrlTail::UrlTail() : pending_(kUrlParts) {
-  index_.reserve(size_t{1} << kIndexPartBits);
-  for (size_t part = 0; part < (size_t{1} << kIndexPartBits); ++part) {
+  index_.reserve(kSkewedParts);
+  for (size_t part = 0; part < kSkewedParts; ++part) {
     index_.emplace_back(0, SlotHash{}, SlotEq{this});
   }
 }

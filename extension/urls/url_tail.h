@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "extension/common/skewed_parts.h"
 #include "extension/common/text_arena.h"
 
 namespace crawldb::urls {
@@ -136,11 +137,10 @@ class UrlTail {
   Slot SlotOf(size_t index) const {
     return {static_cast<uint32_t>(index), KeyHash32(Key(index))};
   }
-  // The index is split by the top bits of the hash, so that it grows a part at a time
-  // (split_hash_map.h tells why).
-  static constexpr int kIndexPartBits = 10;
-  Index& PartOf(uint32_t hash) { return index_[hash >> (32 - kIndexPartBits)]; }
-  const Index& PartOf(uint32_t hash) const { return index_[hash >> (32 - kIndexPartBits)]; }
+  // The index is split into parts of skewed shares by the hash, so that it grows a part at a
+  // time (split_hash_map.h and skewed_parts.h tell why).
+  Index& PartOf(uint32_t hash) { return index_[SkewedPartOf(hash)]; }
+  const Index& PartOf(uint32_t hash) const { return index_[SkewedPartOf(hash)]; }
 
   // Pending: the key's offset in arena_ and its length (a key is never empty). Merged: length 0,
   // offset = part << 32 | rank. Absent: length 0, offset kAbsent.
