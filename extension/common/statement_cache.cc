@@ -59,15 +59,17 @@ absl::Status ScopedStatement::BindText(int index, absl::string_view value) {
                                    SQLITE_TRANSIENT, SQLITE_UTF8));
 }
 absl::Status ScopedStatement::BindBlob(int index, absl::Span<const uint8_t> value) {
+  return BindBlobWith(index, value, SQLITE_TRANSIENT);
+}
+absl::Status ScopedStatement::BindBlobView(int index, absl::Span<const uint8_t> value) {
+  return BindBlobWith(index, value, SQLITE_STATIC);
+}
+absl::Status ScopedStatement::BindBlobWith(int index, absl::Span<const uint8_t> value,
+                                           void (*destructor)(void*)) {
   // A zero-length blob must still be a blob, not NULL: give SQLite a non-null pointer.
   static const uint8_t kEmpty = 0;
   return Check(sqlite3_bind_blob64(statement_, index, value.empty() ? &kEmpty : value.data(),
-                                   value.size(), SQLITE_TRANSIENT));
-}
-absl::Status ScopedStatement::BindBlobView(int index, absl::Span<const uint8_t> value) {
-  static const uint8_t kEmpty = 0;
-  return Check(sqlite3_bind_blob64(statement_, index, value.empty() ? &kEmpty : value.data(),
-                                   value.size(), SQLITE_STATIC));
+                                   value.size(), destructor));
 }
 absl::Status ScopedStatement::BindNull(int index) {
   return Check(sqlite3_bind_null(statement_, index));

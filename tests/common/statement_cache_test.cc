@@ -1,5 +1,7 @@
 #include "extension/common/statement_cache.h"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "tests/common/test_db.h"
@@ -46,6 +48,33 @@ TEST_F(StatementCacheTest, EmptyBlobIsNotNull) {
     ASSERT_TRUE(insert->Run().ok());
   }
   EXPECT_EQ(db_.Text("SELECT typeof(v) FROM kv"), "blob");
+}
+
+// BindBlobView hands SQLite the caller's bytes; the statement, once released, holds no pointer to
+// them (its bindings are cleared), so the buffer may change or go.
+TEST_F(StatementCacheTest, BlobViewsAreWrittenAndNotKeptAfterRelease) {
+  std::vector<uint8_t> buffer = {9, 8, 7};
+  {
+    absl::StatusOr<ScopedStatement> insert = cache_.Use(0);
+    ASSERT_TRUE(insert->BindInt64(1, 1).ok());
+    ASSERT_TRUE(insert->BindBlobView(2, buffer).ok());
+    ASSERT_TRUE(insert->Run().ok());
+  }
+  buffer.assign(100000, 5);  // reallocated: the old bytes are gone
+  {
+    absl::StatusOr<ScopedStatement> insert = cache_.Use(0);
+    ASSERT_TRUE(insert->BindInt64(1, 2).ok());
+    ASSERT_TRUE(insert->BindBlobView(2, {}).ok());
+    ASSERT_TRUE(insert->Run().ok());
+  }
+  {
+    // Parameter 2 left unbound: NULL, not the first statement's released view.
+    absl::StatusOr<ScopedStatement> insert = cache_.Use(0);
+    ASSERT_TRUE(insert->BindInt64(1, 3).ok());
+    ASSERT_TRUE(insert->Run().ok());
+  }
+  EXPECT_EQ(db_.Text("SELECT group_concat(k || ':' || typeof(v) || ':' || quote(v), ' ') FROM kv"),
+            "1:blob:X'090807' 2:blob:X'' 3:null:NULL");
 }
 
 TEST_F(StatementCacheTest, ReusesOnePreparedStatement) {
