@@ -7,11 +7,36 @@ namespace crawldb {
 LoggedTable::LoggedTable(sqlite3* db, std::string module, absl::string_view schema,
                          absl::string_view table)
     : db_(db), module_(std::move(module)),
-      sync_(std::make_unique<TableSync>(db, module_, schema, table)) {}
+      sync_(std::make_unique<TableSync>(db, module_, schema, table)),
+      schema_(schema), table_(table) {}
 
 void LoggedTable::RenameSync(absl::string_view schema, absl::string_view table) {
   auto sync = std::make_unique<TableSync>(db_, module_, schema, table);
   sync_.swap(sync);
+  schema_ = std::string(schema);
+  table_ = std::string(table);
+}
+
+PlanFigures LoggedTable::planning_figures() const {
+  if (!sync_->loaded()) return stored_figures_;
+  PlanFigures store = StoreFigures();
+  return PlanFigures::Rounded(store.rows, store.keys);
+}
+
+absl::Status LoggedTable::ReadStoredFigures() {
+  CRAWLDB_ASSIGN_OR_RETURN(stored_figures_, ReadPlanFigures(db_, module_, schema_, table_));
+  stored_figures_known_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status LoggedTable::SaveFigures() {
+  PlanFigures store = StoreFigures();
+  PlanFigures rounded = PlanFigures::Rounded(store.rows, store.keys);
+  if (stored_figures_known_ && rounded == stored_figures_) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(WritePlanFigures(db_, module_, schema_, table_, rounded));
+  stored_figures_ = rounded;
+  stored_figures_known_ = true;
+  return absl::OkStatus();
 }
 
 absl::Status LoggedTable::CatchUp() {
@@ -49,6 +74,7 @@ absl::Status LoggedTable::Commit() {
 
 absl::Status LoggedTable::Rollback() {
   UndoTo(0);
+  stored_figures_known_ = false;  // a figure this transaction wrote is gone
   sync_->RolledBack();
   ResetTransaction(true);
   return absl::OkStatus();
@@ -67,6 +93,7 @@ absl::Status LoggedTable::Release(int level) {
 absl::Status LoggedTable::RollbackTo(int level) {
   size_t mark = 0;
   if (sync_->RolledBackTo(level, &mark)) UndoTo(mark);
+  stored_figures_known_ = false;
   return absl::OkStatus();
 }
 

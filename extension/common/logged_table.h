@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "extension/common/plan_figures.h"
 #include "extension/common/sqlite_api.h"
 #include "extension/common/table_sync.h"
 
@@ -36,6 +37,10 @@ class LoggedTable {
   absl::Status Release(int level);
   absl::Status RollbackTo(int level);
 
+  // The figures xBestIndex plans with (plan_figures.h): the store's own, rounded, once it is
+  // loaded; before that, the ones stored in the config (read by ReadStoredFigures).
+  PlanFigures planning_figures() const;
+
  protected:
   LoggedTable(sqlite3* db, std::string module, absl::string_view schema, absl::string_view table);
   virtual ~LoggedTable() = default;
@@ -43,6 +48,12 @@ class LoggedTable {
   TableSync& sync() { return *sync_; }
   // After a rename: the bookkeeping's statements name the new tables.
   void RenameSync(absl::string_view schema, absl::string_view table);
+
+  // At connect: reads the stored figures.
+  absl::Status ReadStoredFigures();
+  // Stores the store's figures when their rounding moved. Called by xSync and by every
+  // statement that rewrites the shadow tables, so that each commit leaves them current.
+  absl::Status SaveFigures();
 
   // Hooks. LoadAll replaces the store by the shadow tables' content (calling sync().Loaded);
   // ReplayLogSince applies the log rows after `seq` (calling sync().Replayed for each).
@@ -55,11 +66,17 @@ class LoggedTable {
   // A transaction begins, commits or rolls back: forget what the table counted of the log rows
   // it wrote (a rollback also takes them back).
   virtual void ResetTransaction(bool /*rolled_back*/) {}
+  // The store's counts as PlanFigures (not rounded).
+  virtual PlanFigures StoreFigures() const = 0;
 
  private:
   sqlite3* db_;
   std::string module_;
   std::unique_ptr<TableSync> sync_;
+  std::string schema_;
+  std::string table_;
+  PlanFigures stored_figures_;
+  bool stored_figures_known_ = false;  // false after a rollback: the next save writes
 };
 
 }  // namespace crawldb

@@ -56,6 +56,7 @@ void TableSync::Loaded(int64_t generation) {
   generation_ = generation;
   last_seq_ = 0;
   reload_ = false;
+  loaded_ = true;
   synced_mark_ = 0;
   savepoint_marks_.clear();
 }

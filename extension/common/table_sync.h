@@ -42,6 +42,8 @@ class TableSync {
   void Loaded(int64_t generation);
   // After the catch-up that Poll asked for is done.
   void CaughtUp() { data_version_ = polled_version_; }
+  // True once the store was loaded (or rewritten): its own counts are then the ones to plan by.
+  bool loaded() const { return loaded_; }
 
   absl::StatusOr<int64_t> StoredGeneration();
   // Stores generation() + 1 as the new generation (a rewrite of the base) and adopts it.
@@ -92,6 +94,7 @@ class TableSync {
   int64_t synced_rows_ = 0;  // log rows written by this transaction
   size_t synced_mark_ = 0;
   bool reload_ = true;
+  bool loaded_ = false;
   bool reload_on_rollback_ = false;
   std::vector<size_t> savepoint_marks_;
 };

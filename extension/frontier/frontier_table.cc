@@ -349,7 +349,9 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Create(sqlite3* db
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kPositional, kOptions));
   CRAWLDB_RETURN_IF_ERROR(Shadow().Create(db, args.schema, args.table, options.Canonical()));
   CRAWLDB_RETURN_IF_ERROR(Shadow().WriteConfig(db, args.schema, args.table, "generation", "1"));
-  return Connect(db, aux, args);
+  CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<FrontierTable> table, Connect(db, aux, args));
+  CRAWLDB_RETURN_IF_ERROR(table->SaveFigures());
+  return table;
 }
 
 absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* db, void* aux,
@@ -371,9 +373,11 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
   policy.max_depth = options.Integer("max_depth");
   policy.max_attempts = options.Integer("max_attempts");
   policy.retry_base_s = options.Real("retry_base");
-  return std::unique_ptr<FrontierTable>(
+  auto table = std::unique_ptr<FrontierTable>(
       new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"),
                         policy, static_cast<double>(options.Integer("lease"))));
+  CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
+  return table;
 }
 
 bool FrontierTable::IsShadowName(absl::string_view suffix) {
@@ -422,7 +426,7 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view norm
 // Planning (the plan table is at the top of this file).
 
 absl::Status FrontierTable::BestIndex(sqlite3_index_info* info) {
-  double n = std::max<double>(1, static_cast<double>(store_.size()));
+  double n = std::max<double>(1, static_cast<double>(planning_figures().rows));
   int best_plan = kPlanScan, best_constraint = -1;
   double best_cost = 10 + n, best_rows = n;
   for (int i = 0; i < info->nConstraint; ++i) {
@@ -602,6 +606,7 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
 absl::Status FrontierTable::Sync() {
   ChangeSet changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   EncodeChangeSet(changes, &blob_);
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   const int64_t seq = sync().NextSeq();

@@ -184,6 +184,9 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }
   void ClearUndo() override { store_.ClearUndo(); }
+  PlanFigures StoreFigures() const override {
+    return {static_cast<int64_t>(store_.size()), 0};
+  }
   absl::Status Corrupt(const absl::Status& cause) const;
 
   sqlite3* db_;

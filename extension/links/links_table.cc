@@ -110,6 +110,7 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Create(sqlite3* db, void
   std::vector<std::vector<uint8_t>> parts = GraphParts(empty.base(Direction::kOut),
                                                        empty.base(Direction::kIn));
   CRAWLDB_RETURN_IF_ERROR(table->WriteGraph(parts));
+  CRAWLDB_RETURN_IF_ERROR(table->SaveFigures());
   return table;
 }
 
@@ -121,8 +122,10 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, voi
   CRAWLDB_RETURN_IF_ERROR(DeclareLinkTable(
       db, absl::StrCat(", ", QuoteIdentifier(args.table), " HIDDEN, arg HIDDEN"), kLinksModule));
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-  return std::unique_ptr<LinksTable>(new LinksTable(db, static_cast<Connection*>(aux), args,
-                                                    options.Text("urls"), options.Text("codec")));
+  auto table = std::unique_ptr<LinksTable>(new LinksTable(
+      db, static_cast<Connection*>(aux), args, options.Text("urls"), options.Text("codec")));
+  CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
+  return table;
 }
 
 bool LinksTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
@@ -166,8 +169,9 @@ absl::StatusOr<urls::UrlsTable*> LinksTable::ConnectUrls() {
 // Reading.
 
 absl::Status LinksTable::BestIndex(sqlite3_index_info* info) {
-  PlanLinkQuery(Direction::kOut, store_.node_limit(), static_cast<double>(store_.arc_count()),
-                info);
+  PlanFigures figures = planning_figures();
+  PlanLinkQuery(Direction::kOut, static_cast<double>(figures.keys),
+                static_cast<double>(figures.rows), info);
   return absl::OkStatus();
 }
 
@@ -236,6 +240,7 @@ absl::Status LinksTable::Begin() {
 absl::Status LinksTable::Sync() {
   absl::Span<const LinkChange> changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   while (!changes.empty()) {
     size_t count = std::min(changes.size(), kLogRowChanges);
@@ -346,6 +351,7 @@ absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(out), std::move(in));
   sync().Loaded(sync().generation());
+  CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   // If this statement still fails after here, xRollback must reload: mark it.
   sync().ReloadOnRollback();
   return absl::OkStatus();
@@ -440,8 +446,12 @@ absl::StatusOr<std::unique_ptr<InlinksTable>> InlinksTable::Connect(sqlite3* db,
                                                                     const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kInlinksPositional, {}));
   CRAWLDB_RETURN_IF_ERROR(DeclareLinkTable(db, "", kInlinksModule));
-  return std::unique_ptr<InlinksTable>(
-      new InlinksTable(static_cast<Connection*>(aux), args, options.Text("outlinks")));
+  // No outlinks table yet (it may be created after this one): plan with the defaults.
+  absl::StatusOr<PlanFigures> figures =
+      ReadPlanFigures(db, kLinksModule, args.schema, options.Text("outlinks"));
+  return std::unique_ptr<InlinksTable>(new InlinksTable(static_cast<Connection*>(aux), args,
+                                                        options.Text("outlinks"),
+                                                        figures.value_or(PlanFigures{})));
 }
 
 absl::StatusOr<LinksTable*> InlinksTable::Outlinks() const {
@@ -464,15 +474,15 @@ absl::StatusOr<LinksTable*> InlinksTable::Outlinks() const {
 }
 
 absl::Status InlinksTable::BestIndex(sqlite3_index_info* info) {
-  // Only a connected outlinks table is asked for its size: connecting one means preparing SQL.
-  double nodes = 1, arcs = 1e6;
+  // A connected outlinks table knows its figures; connecting one here would mean preparing SQL.
+  PlanFigures figures = outlinks_figures_;
   if (connection_ != nullptr) {
     if (auto* links = dynamic_cast<LinksTable*>(connection_->Find(schema_, outlinks_))) {
-      nodes = links->store().node_limit();
-      arcs = static_cast<double>(links->store().arc_count());
+      figures = links->planning_figures();
     }
   }
-  PlanLinkQuery(Direction::kIn, nodes, arcs, info);
+  PlanLinkQuery(Direction::kIn, static_cast<double>(figures.keys),
+                static_cast<double>(figures.rows), info);
   return absl::OkStatus();
 }
 

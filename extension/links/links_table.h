@@ -104,6 +104,9 @@ class LinksTable : public VirtualTable, public CrawldbTable, public LoggedTable 
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }
   void ClearUndo() override { store_.ClearUndo(); }
+  PlanFigures StoreFigures() const override {
+    return {static_cast<int64_t>(store_.arc_count()), static_cast<int64_t>(store_.node_limit())};
+  }
   absl::Status Insert(sqlite3_value* src, sqlite3_value* dst, sqlite3_int64* rowid);
   absl::Status RunCommand(sqlite3_value* command, sqlite3_value* arg);
   // Rewrites the base as the graph of `arcs` (any order, duplicates allowed) and empties the
@@ -135,15 +138,18 @@ class InlinksTable : public VirtualTable {
   absl::StatusOr<std::unique_ptr<LinkCursor>> Open();
 
  private:
-  InlinksTable(Connection* connection, const VtabArgs& args, std::string outlinks)
+  InlinksTable(Connection* connection, const VtabArgs& args, std::string outlinks,
+               PlanFigures outlinks_figures)
       : connection_(connection), schema_(args.schema), name_(args.table),
-        outlinks_(std::move(outlinks)) {}
+        outlinks_(std::move(outlinks)), outlinks_figures_(outlinks_figures) {}
   absl::StatusOr<LinksTable*> Outlinks() const;
 
   Connection* connection_;
   std::string schema_;
   std::string name_;
   std::string outlinks_;
+  // The figures outlinks stored, read at connect: plans use them until outlinks is connected.
+  PlanFigures outlinks_figures_;
 };
 
 absl::Status RegisterLinks(sqlite3* db, Connection* connection);

@@ -513,7 +513,9 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* 
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, once.Use(0));
   CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(1, parts[0]));
   CRAWLDB_RETURN_IF_ERROR(insert.Run());
-  return Connect(db, aux, args);
+  CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<UrlsTable> table, Connect(db, aux, args));
+  CRAWLDB_RETURN_IF_ERROR(table->SaveFigures());
+  return table;
 }
 
 absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void* aux,
@@ -527,10 +529,12 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kUrlsModule);
   // SQLITE_CONSTRAINT from xUpdate then follows the statement's conflict clause.
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-  return std::unique_ptr<UrlsTable>(
+  auto table = std::unique_ptr<UrlsTable>(
       new UrlsTable(db, static_cast<Connection*>(aux), args,
                     static_cast<size_t>(options.Integer("max_url_length")),
                     static_cast<size_t>(options.Integer("merge_bytes"))));
+  CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
+  return table;
 }
 
 bool UrlsTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
@@ -555,7 +559,7 @@ absl::Status UrlsTable::Corrupt(const absl::Status& cause) const {
 // Planning (the plan table is at the top of this file).
 
 absl::Status UrlsTable::BestIndex(sqlite3_index_info* info) {
-  double rows = std::max<double>(1, static_cast<double>(store_.live_count()));
+  double rows = std::max<double>(1, static_cast<double>(planning_figures().rows));
   struct Candidate {
     int idx_num = kPlanScan;
     std::vector<int> constraints;  // in argv order
@@ -809,6 +813,7 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
 absl::Status UrlsTable::Sync() {
   UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
   if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   // A large transaction is split into rows of at most kLogRowBytes of keys, well under
   // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
   const size_t row_bytes = std::min<size_t>(
@@ -1008,6 +1013,7 @@ absl::Status UrlsTable::Optimize() {
   fingerprints_->Invalidate();
   // The log is empty: every connection restarts it from 1 after reloading.
   sync().Loaded(sync().generation());
+  CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   // If this statement still fails after here, xRollback must reload: mark it.
   sync().ReloadOnRollback();
   return absl::OkStatus();

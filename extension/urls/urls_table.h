@@ -123,6 +123,9 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   }
   void ResetTransaction(bool /*rolled_back*/) override { merged_in_transaction_ = false; }
   void ClearUndo() override { store_.ClearUndo(); }
+  PlanFigures StoreFigures() const override {
+    return {static_cast<int64_t>(store_.live_count()), 0};
+  }
   // The message for stored bytes that failed validation, through CorruptError.
   absl::Status Corrupt(const absl::Status& cause) const;
 

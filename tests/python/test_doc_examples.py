@@ -13,12 +13,17 @@ The convention (also stated in docs/sql.md, "Examples in these docs"):
   makes it) is replaced, in statements and pins, by a decompressed copy in a temporary directory.
 - `<!-- not run: REASON -->` on the line before a block skips it (used sparingly).
 - Relative paths in a block are relative to the repository root.
+- Each block runs on a database file, and each query (a SELECT or WITH statement) also runs in a
+  freshly opened connection on a copy of that file made just before it: both must return the same
+  rows or the same error, so that no result depends on what a connection has loaded (issue 18). Queries that read per-connection state
+  (CONNECTION_STATE) run in the block's connection only.
 """
 
 import lzma
 import os
 import pathlib
 import re
+import shutil
 import sqlite3
 import tempfile
 import unittest
@@ -28,6 +33,11 @@ EXTENSION = os.environ.get("CRAWLDB_EXTENSION", str(ROOT / "build" / "release" /
 LINKS_PLACEHOLDER = "examples/data/wikispeedia.links"
 PIN = re.compile(r"\s*--\s*→\s?(.*)$")
 SKIP = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
+QUERY = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
+# What differs between two connections by design: the last insert and change counts, the last
+# refusal, temporary tables, and crawldb_stats()'s memory figures.
+CONNECTION_STATE = re.compile(
+    r"last_insert_rowid|changes\s*\(|crawldb_last_refusal|\btemp\.|crawldb_stats", re.IGNORECASE)
 
 
 def doc_files():
@@ -79,17 +89,41 @@ class DocExamplesTest(unittest.TestCase):
         os.chdir(cls.cwd)
         cls.temp.cleanup()
 
-    def connect(self):
-        db = sqlite3.connect(":memory:", isolation_level=None)
+    def connect(self, path=None):
+        """A connection with crawldb loaded: to `path`, or to a new database file."""
+        if path is None:
+            handle, path = tempfile.mkstemp(suffix=".db", dir=self.temp.name)
+            os.close(handle)
+        db = sqlite3.connect(path, isolation_level=None)
         db.enable_load_extension(True)
         db.load_extension(EXTENSION)
         db.enable_load_extension(False)
         return db
 
+    def database_file(self, db):
+        return db.execute("PRAGMA database_list").fetchone()[2]
+
+    def fresh_outcome(self, db, sql):
+        """The rows (or the error) of `sql` in a new connection to a copy of db's file (what it
+        writes stays there); None when it is not a query that two connections must answer alike."""
+        if db.in_transaction or not QUERY.match(sql) or CONNECTION_STATE.search(sql):
+            return None
+        copy = os.path.join(self.temp.name, "fresh.db")
+        shutil.copyfile(self.database_file(db), copy)
+        fresh = self.connect(copy)
+        try:
+            return fresh.execute(sql).fetchall()
+        except sqlite3.Error as error:
+            return f"error: {error}"
+        finally:
+            fresh.close()
+            os.remove(copy)
+
     def run_statement(self, db, where, sql, pin):
         sql = sql.replace(LINKS_PLACEHOLDER, self.links_path)
         if pin is not None:
             pin = pin.replace(LINKS_PLACEHOLDER, self.links_path)
+        fresh = self.fresh_outcome(db, sql)
         try:
             rows = db.execute(sql).fetchall()
         except sqlite3.ProgrammingError as error:
@@ -98,10 +132,14 @@ class DocExamplesTest(unittest.TestCase):
             db.executescript(sql)
             return
         except sqlite3.Error as error:
+            if fresh is not None:
+                self.assertEqual(fresh, f"error: {error}", f"{where}: in a fresh connection\n{sql}")
             if pin is not None and pin.startswith("error: "):
                 self.assertEqual(pin[len("error: "):], str(error), f"{where}: {sql}")
                 return
             raise AssertionError(f"{where}: {error}\n{sql}") from None
+        if fresh is not None:
+            self.assertEqual(fresh, rows, f"{where}: in a fresh connection\n{sql}")
         if pin is None:
             return
         self.assertFalse(pin.startswith("error: "), f"{where}: succeeded, expected {pin}\n{sql}")
@@ -173,6 +211,9 @@ class DocExamplesTest(unittest.TestCase):
             self.run_block(db, "t", 1, ["SELECT 1;  -- → error: no such table"])
         with self.assertRaises(AssertionError):
             self.run_block(db, "t", 1, ["SELECT * FROM no_such_table;"])
+        with self.assertRaises(AssertionError):  # an answer that depends on the connection
+            self.run_block(db, "t", 1, ["CREATE TEMP TABLE t(x);", "INSERT INTO t VALUES (1);",
+                                        "SELECT x FROM t;"])
         self.assertEqual(2, self.run_block(db, "t", 1, [
             "SELECT 1 AS a,", "       NULL;  -- → 1|NULL",
             "SELECT 1 WHERE 0;  -- → (no rows)"]))

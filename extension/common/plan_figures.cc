@@ -1,0 +1,61 @@
+#include "extension/common/plan_figures.h"
+
+#include <bit>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "extension/common/shadow_tables.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/status.h"
+
+namespace crawldb {
+namespace {
+
+int64_t RoundedUp(int64_t count) {
+  if (count <= 0) return 0;
+  if (count > (int64_t{1} << 62)) return int64_t{1} << 62;
+  return static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(count)));
+}
+
+}  // namespace
+
+PlanFigures PlanFigures::Rounded(int64_t rows, int64_t keys) {
+  return PlanFigures{RoundedUp(rows), RoundedUp(keys)};
+}
+
+absl::StatusOr<PlanFigures> ReadPlanFigures(sqlite3* db, absl::string_view module,
+                                            absl::string_view schema, absl::string_view table) {
+  StatementCache once(db, std::string(module),
+                      {absl::StrCat("SELECT key, value FROM ",
+                                    ShadowTableSet::QualifiedName(schema, table, "config"),
+                                    " WHERE key IN ('plan.rows', 'plan.keys')")});
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, once.Use(0));
+  PlanFigures figures;
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    // A value that is not a count is ignored: the default plans well enough.
+    int64_t count = 0;
+    if (!absl::SimpleAtoi(select.ColumnText(1), &count) || count < 0) continue;
+    (select.ColumnText(0) == "plan.rows" ? figures.rows : figures.keys) = count;
+  }
+  return figures;
+}
+
+absl::Status WritePlanFigures(sqlite3* db, absl::string_view module, absl::string_view schema,
+                              absl::string_view table, const PlanFigures& figures) {
+  StatementCache once(db, std::string(module),
+                      {absl::StrCat("INSERT OR REPLACE INTO ",
+                                    ShadowTableSet::QualifiedName(schema, table, "config"),
+                                    "(key, value) VALUES ('plan.rows', ?1), ('plan.keys', ?2)")});
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, once.Use(0));
+  CRAWLDB_RETURN_IF_ERROR(write.BindText(1, absl::StrCat(figures.rows)));
+  CRAWLDB_RETURN_IF_ERROR(write.BindText(2, absl::StrCat(figures.keys)));
+  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db);
+  absl::Status written = write.Run();
+  sqlite3_set_last_insert_rowid(db, last_rowid);
+  return written;
+}
+
+}  // namespace crawldb
