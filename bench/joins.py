@@ -160,7 +160,7 @@ def plot(all_results, png):
     columns = 2 * len(all_results)
     script = (f"set terminal pngcairo size 1400,600; set output '{png}';"
               "set style data histograms; set style fill solid; set xtics rotate by -45;"
-              "set ylabel 'crawldb / plain (time)'; set key top left;"
+              "set ylabel 'crawldb / plain (time, log scale)'; set logscale y; set key top left;"
               "set arrow from graph 0, first 2 to graph 1, first 2 nohead dt 2;"
               f"plot for [c=2:{columns + 1}] '{data}' using c:xtic(1) title columnheader")
     subprocess.run(["gnuplot", "-e", script], check=True)
