@@ -58,7 +58,7 @@
 //                 parent's id and depth (urls JOIN frontier); host row (SELECT, INSERT when new);
 //                 budget check; INSERT INTO urls; INSERT INTO frontier; UPDATE hosts SET urls =
 //                 urls + 1; INSERT OR IGNORE INTO links. The client computes host, registrable
-//                 domain (the same libpsl rule as crawldb: extension/urls/registrable_domain.h,
+//                 domain (the same libpsl rule as crawldb: extension/identity/registrable_domain.h,
 //                 remembered per host as crawldb's frontier does) and a 64-bit FNV-1a hash of
 //                 the URL for the queue order; it does not normalise (the generated URLs need
 //                 none), which favours (b) and (c).
@@ -120,7 +120,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "bench/paper004_urls.h"
-#include "extension/urls/registrable_domain.h"
+#include "extension/identity/registrable_domain.h"
 
 namespace {
 
@@ -446,7 +446,7 @@ class PlainFrontier : public Frontier {
   // client would.
   const std::string& DomainOf(std::string_view host) {
     auto [it, added] = domains_.try_emplace(std::string(host));
-    if (added) it->second = std::string(crawldb::urls::RegistrableDomain(it->first));
+    if (added) it->second = std::string(crawldb::identity::RegistrableDomain(it->first));
     return it->second;
   }
 

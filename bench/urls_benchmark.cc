@@ -71,9 +71,9 @@
 #include "absl/strings/str_format.h"
 #include "bench/paper004_urls.h"
 #include "codecs/url_avl_tree.h"
-#include "extension/urls/canonical_key.h"
+#include "extension/identity/canonical_key.h"
 #include "extension/urls/url_base.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 #include "extension/urls/url_store.h"
 
 namespace {
@@ -192,7 +192,7 @@ DataSet FromRaw(std::string name, std::string origin, const std::vector<std::str
   uint64_t raw_bytes = 0;
   for (const std::string& line : raw) {
     raw_bytes += line.size();
-    absl::StatusOr<crawldb::urls::NormalizedUrl> url = crawldb::urls::NormalizeUrl(line);
+    absl::StatusOr<crawldb::identity::NormalizedUrl> url = crawldb::identity::NormalizeUrl(line);
     if (!url.ok()) {
       ++refused;
       continue;
@@ -420,10 +420,10 @@ Row RunSql(const SqlKind& kind, const std::string& row_name, const DataSet& set,
 // C++ structures.
 
 Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
-  using crawldb::urls::CanonicalKey;
-  using crawldb::urls::NormalizeUrl;
+  using crawldb::identity::CanonicalKey;
+  using crawldb::identity::NormalizeUrl;
   using crawldb::urls::UrlBase;
-  using crawldb::urls::UrlFromCanonicalKey;
+  using crawldb::identity::UrlFromCanonicalKey;
   using crawldb::urls::UrlStore;
   Row row;
   row.name = "crawldb (C++ API, memory)";
@@ -432,12 +432,12 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   size_t refused = 0;
   const double insert_seconds = Seconds([&] {
     for (const std::string& text : set.urls) {
-      absl::StatusOr<crawldb::urls::NormalizedUrl> url = NormalizeUrl(text);
+      absl::StatusOr<crawldb::identity::NormalizedUrl> url = crawldb::identity::NormalizeUrl(text);
       if (!url.ok()) {
         ++refused;
         continue;
       }
-      std::string key = CanonicalKey(*url);
+      std::string key = crawldb::identity::CanonicalKey(*url);
       std::optional<int64_t> id = Must(store.Find(key), "UrlStore::Find");
       if (!id.has_value()) store.Add(key);
     }
@@ -469,12 +469,12 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   int64_t id_sum = 0;
   row.url_to_id_micros = MicrosEach(queries.urls.size(), [&] {
     for (uint32_t index : queries.urls) {
-      absl::StatusOr<crawldb::urls::NormalizedUrl> url = NormalizeUrl(set.urls[index]);
+      absl::StatusOr<crawldb::identity::NormalizedUrl> url = crawldb::identity::NormalizeUrl(set.urls[index]);
       if (!url.ok()) {
         ++misses;
         continue;
       }
-      std::optional<int64_t> id = Must(store.Find(CanonicalKey(*url)), "UrlStore::Find");
+      std::optional<int64_t> id = Must(store.Find(crawldb::identity::CanonicalKey(*url)), "UrlStore::Find");
       if (id.has_value()) {
         id_sum += *id;
       } else {
@@ -485,7 +485,7 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   uint64_t key_bytes = 0;
   const double normalize_micros = MicrosEach(queries.urls.size(), [&] {
     for (uint32_t index : queries.urls) {
-      key_bytes += CanonicalKey(Must(NormalizeUrl(set.urls[index]), "NormalizeUrl")).size();
+      key_bytes += crawldb::identity::CanonicalKey(Must(crawldb::identity::NormalizeUrl(set.urls[index]), "NormalizeUrl")).size();
     }
   });
   size_t id_misses = 0;
@@ -497,7 +497,7 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
         ++id_misses;
         continue;
       }
-      text_sum += Must(UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text().size();
+      text_sum += Must(crawldb::identity::UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text().size();
     }
   });
   report->notes.push_back(
@@ -511,9 +511,9 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   for (size_t i = 0; i < std::min<size_t>(queries.urls.size(), 1000); ++i) {
     const std::string& text = set.urls[queries.urls[i]];
     std::optional<int64_t> id =
-        Must(store.Find(CanonicalKey(Must(NormalizeUrl(text), "NormalizeUrl"))), "Find");
+        Must(store.Find(crawldb::identity::CanonicalKey(Must(crawldb::identity::NormalizeUrl(text), "NormalizeUrl"))), "Find");
     std::optional<std::string> key = id ? Must(store.KeyOf(*id), "KeyOf") : std::nullopt;
-    if (!key || Must(UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text() != text) ++wrong;
+    if (!key || Must(crawldb::identity::UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text() != text) ++wrong;
   }
   if (wrong > 0) {
     report->warnings.push_back(

@@ -1,4 +1,4 @@
-// The URL block codec: a sorted run of URL keys (canonical keys, extension/urls/canonical_key.h,
+// The URL block codec: a sorted run of URL keys (canonical keys, extension/identity/canonical_key.h,
 // or any byte strings) front-coded, with every suffix entropy-coded by a shared UrlBlockModel
 // (url_block_model.h). A store cuts its sorted keys into blocks of a fixed number of keys and
 // keeps each block's first key, its head, in a UrlBlockIndex (url_block_index.h); the block

@@ -12,8 +12,8 @@
 #include "extension/common/trampoline.h"
 #include "extension/frontier/frontier_table.h"
 #include "extension/links/links_table.h"
-#include "extension/urls/url_fingerprint.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_fingerprint.h"
+#include "extension/identity/url_normalizer.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb::frontier {
@@ -150,7 +150,7 @@ absl::StatusOr<links::LinksTable*> LinkTableOf(FunctionState* state, FrontierTab
 // Inserts parent → url into `links` (through its xUpdate) when both are URLs of its urls table.
 // `url_id` is url's id when the caller has just inserted it (no look-up then).
 absl::Status RecordLink(FunctionState* state, links::LinksTable* links,
-                        const urls::NormalizedUrl& parent, const urls::NormalizedUrl& url,
+                        const identity::NormalizedUrl& parent, const identity::NormalizedUrl& url,
                         std::optional<int64_t> url_id) {
   CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, links->ConnectUrls());
   if (urls == nullptr) return absl::OkStatus();
@@ -211,11 +211,11 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
     return UserError(kName, "argument 3 (priority) must fit in 32 bits");
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return Refuse(context, state, "url is NULL");
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOf(argv[0]));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOf(argv[0]));
   if (!url.ok()) return Refuse(context, state, absl::StrCat("invalid URL: ", url.status().message()));
-  std::optional<urls::NormalizedUrl> parent;
+  std::optional<identity::NormalizedUrl> parent;
   if (argc >= 2 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    absl::StatusOr<urls::NormalizedUrl> normalised = urls::NormalizeUrl(TextOf(argv[1]));
+    absl::StatusOr<identity::NormalizedUrl> normalised = identity::NormalizeUrl(TextOf(argv[1]));
     if (!normalised.ok()) {
       return Refuse(context, state,
                     absl::StrCat("invalid parent URL: ", normalised.status().message()));
@@ -282,7 +282,7 @@ absl::Status CrawlConfirm(sqlite3_context* context, int argc, sqlite3_value** ar
   }
   sqlite3_result_int(context, 0);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return absl::OkStatus();
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOf(argv[0]));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOf(argv[0]));
   if (!url.ok()) return absl::OkStatus();  // never leased
   CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state, kName));
   CRAWLDB_RETURN_IF_ERROR(RunNested(state, kConfirm, argc, argv, {0, 1, 2, 3}));

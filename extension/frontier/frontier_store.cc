@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "extension/frontier/frontier_changes.h"
-#include "extension/urls/registrable_domain.h"
-#include "extension/urls/url_fingerprint.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/registrable_domain.h"
+#include "extension/identity/url_fingerprint.h"
+#include "extension/identity/url_normalizer.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -20,7 +20,7 @@ absl::string_view Name(UrlState state) {
 absl::Status Inconsistent(std::string_view what, uint64_t fp) {
   return absl::DataLossError(absl::StrCat("frontier change set: ",
                                           absl::string_view(what.data(), what.size()), " (fp ",
-                                          urls::FingerprintToSql(fp), ")"));
+                                          identity::FingerprintToSql(fp), ")"));
 }
 
 // now + delay, rounded up when the sum rounds down: a unix time has a resolution of 0.24 µs, and
@@ -62,7 +62,7 @@ std::string_view FrontierStore::DomainOf(uint32_t id) const {
   const Host& host = hosts_[id];
   if (host.domain_offset < 0) {
     host.domain_offset =
-        static_cast<int32_t>(host.name.size() - urls::RegistrableDomain(host.name).size());
+        static_cast<int32_t>(host.name.size() - identity::RegistrableDomain(host.name).size());
   }
   return std::string_view(host.name).substr(static_cast<size_t>(host.domain_offset));
 }
@@ -444,8 +444,8 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
       record.text_length = current->text_length;
     } else {
       if (current != nullptr) return Inconsistent("adds a known URL", change.fp);
-      if (urls::UrlFingerprint(change.text) != change.fp ||
-          urls::UrlHost(change.text) != hosts_[record.host].name) {
+      if (identity::UrlFingerprint(change.text) != change.fp ||
+          identity::UrlHost(change.text) != hosts_[record.host].name) {
         return Inconsistent("holds a text that is not the URL's", change.fp);
       }
       record.text_offset = text_.Append(change.text);
@@ -464,7 +464,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
   size_t members = 0, queued = 0;
   records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
     ++counts[static_cast<int>(record.state)];
-    const int64_t sql_fp = urls::FingerprintToSql(fp);
+    const int64_t sql_fp = identity::FingerprintToSql(fp);
     if (record.host >= hosts_.size()) {
       problem(absl::StrCat("URL ", sql_fp, " names host ", record.host, " which does not exist"));
       return;
@@ -475,8 +475,8 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       return;
     }
     std::string_view text = Text(record);
-    if (urls::UrlFingerprint(text) != fp) problem(absl::StrCat("URL ", sql_fp, " has another URL's text"));
-    if (urls::UrlHost(text) != host.name) problem(absl::StrCat("URL ", sql_fp, " is not of its host"));
+    if (identity::UrlFingerprint(text) != fp) problem(absl::StrCat("URL ", sql_fp, " has another URL's text"));
+    if (identity::UrlHost(text) != host.name) problem(absl::StrCat("URL ", sql_fp, " is not of its host"));
     if (!host.members.contains(fp)) problem(absl::StrCat("URL ", sql_fp, " is missing from its host"));
     bool in_queue = host.queue.contains(KeyOf(fp, record));
     bool in_timers = timers_.contains({record.due, fp});

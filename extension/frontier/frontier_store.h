@@ -49,7 +49,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "extension/common/text_arena.h"
+#include "extension/containers/text_arena.h"
 #include "extension/frontier/record_map.h"
 
 namespace crawldb::frontier {

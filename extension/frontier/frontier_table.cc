@@ -11,8 +11,8 @@
 #include "extension/common/shadow_tables.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/frontier/frontier_functions.h"
-#include "extension/urls/registrable_domain.h"
-#include "extension/urls/url_fingerprint.h"
+#include "extension/identity/registrable_domain.h"
+#include "extension/identity/url_fingerprint.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb::frontier {
@@ -171,7 +171,7 @@ class FrontierTable::Cursor : public VirtualCursor {
   }
   bool Eof() const { return next_ >= fps_.size(); }
   absl::Status Column(sqlite3_context* context, int column);
-  absl::StatusOr<sqlite3_int64> Rowid() { return urls::FingerprintToSql(fps_[next_]); }
+  absl::StatusOr<sqlite3_int64> Rowid() { return identity::FingerprintToSql(fps_[next_]); }
 
  private:
   void State(std::string_view state);
@@ -212,15 +212,15 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
       break;
     case kPlanFp:
       if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER) {
-        uint64_t fp = urls::FingerprintFromSql(sqlite3_value_int64(argv[0]));
+        uint64_t fp = identity::FingerprintFromSql(sqlite3_value_int64(argv[0]));
         if (store.Find(fp) != nullptr) fps_.push_back(fp);
       }
       break;
     case kPlanUrl: {
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
-      absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOfValue(argv[0]));
+      absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(argv[0]));
       if (!url.ok()) break;
-      uint64_t fp = urls::UrlFingerprint(url->text());
+      uint64_t fp = identity::UrlFingerprint(url->text());
       if (store.Find(fp) != nullptr) fps_.push_back(fp);
       break;
     }
@@ -230,7 +230,7 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
       CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> text,
                                urls->TextOf(sqlite3_value_int64(argv[0])));
       if (!text.has_value()) break;
-      uint64_t fp = urls::UrlFingerprint(*text);
+      uint64_t fp = identity::UrlFingerprint(*text);
       if (store.Find(fp) != nullptr) fps_.push_back(fp);
       break;
     }
@@ -416,8 +416,8 @@ absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
 
 absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view normalised) {
   CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
-  absl::StatusOr<urls::NormalizedUrl> url =
-      urls::NormalizedUrl::FromNormalizedText(std::string(normalised));
+  absl::StatusOr<identity::NormalizedUrl> url =
+      identity::NormalizedUrl::FromNormalizedText(std::string(normalised));
   if (!url.ok()) return Corrupt(absl::DataLossError(url.status().message()));
   return urls->IdOf(*url);
 }
@@ -723,7 +723,7 @@ absl::Status FrontierTable::FinishFullCheckpoint() {
 
 absl::Status FrontierTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
   if (argc == 1) {  // DELETE
-    store_.Delete(urls::FingerprintFromSql(sqlite3_value_int64(argv[0])));
+    store_.Delete(identity::FingerprintFromSql(sqlite3_value_int64(argv[0])));
     return absl::OkStatus();
   }
   if (sqlite3_value_type(argv[0]) != SQLITE_NULL) return UpdateRow(argc, argv);
@@ -753,14 +753,14 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
   if (sqlite3_value_type(text) != SQLITE_TEXT) {
     return ConstraintError(kFrontierModule, "url must be text");
   }
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOfValue(text));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(text));
   if (!url.ok()) {
     return ConstraintError(kFrontierModule, absl::StrCat("invalid URL: ", url.status().message()));
   }
   CRAWLDB_ASSIGN_OR_RETURN(int64_t priority, Integer(columns[kColumnPriority], 0, INT32_MIN,
                                                      INT32_MAX, "priority"));
-  const uint64_t fp = urls::UrlFingerprint(url->text());
-  *rowid = urls::FingerprintToSql(fp);
+  const uint64_t fp = identity::UrlFingerprint(url->text());
+  *rowid = identity::FingerprintToSql(fp);
   AddPlan plan = PlanAdd(*url, nullptr);
   if (plan.known) {
     // OR REPLACE keeps the URL's crawl state and takes the new priority.
@@ -799,7 +799,7 @@ absl::Status FrontierTable::UpdateRow(int argc, sqlite3_value** argv) {
   }
   CRAWLDB_ASSIGN_OR_RETURN(int64_t priority,
                            Integer(argv[2 + kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
-  store_.SetPriority(urls::FingerprintFromSql(sqlite3_value_int64(argv[0])),
+  store_.SetPriority(identity::FingerprintFromSql(sqlite3_value_int64(argv[0])),
                      static_cast<int32_t>(priority));
   return absl::OkStatus();
 }
@@ -820,10 +820,10 @@ absl::Status FrontierTable::RunCommand(absl::string_view command, sqlite3_value*
                    "the commands are add, lease, confirm, host and optimize");
 }
 
-FrontierTable::AddPlan FrontierTable::PlanAdd(const urls::NormalizedUrl& url,
-                                              const urls::NormalizedUrl* parent) const {
+FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url,
+                                              const identity::NormalizedUrl* parent) const {
   AddPlan plan;
-  uint64_t fp = urls::UrlFingerprint(url.text());
+  uint64_t fp = identity::UrlFingerprint(url.text());
   if (store_.Find(fp) != nullptr) {
     plan.known = true;
     return plan;
@@ -832,10 +832,10 @@ FrontierTable::AddPlan FrontierTable::PlanAdd(const urls::NormalizedUrl& url,
   if (parent != nullptr) {
     // The parent's record carries its host (the normalised parent's host), whose registrable
     // domain the store keeps; libpsl runs only for a host the frontier has never seen.
-    const UrlRecord* from = store_.Find(urls::UrlFingerprint(parent->text()));
+    const UrlRecord* from = store_.Find(identity::UrlFingerprint(parent->text()));
     if (from != nullptr &&
         store_.DomainOf(from->host) ==
-            (host.has_value() ? store_.DomainOf(*host) : urls::RegistrableDomain(url.host()))) {
+            (host.has_value() ? store_.DomainOf(*host) : identity::RegistrableDomain(url.host()))) {
       plan.depth = from->depth + 1u;
     }
   }
@@ -862,18 +862,18 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   if (sqlite3_value_type(text) != SQLITE_TEXT) {
     return UserError(kFrontierModule, "add: url must be text");
   }
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOfValue(text));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(text));
   if (!url.ok()) {
     last_add_.refusal = absl::StrCat("invalid URL: ", url.status().message());
     return absl::OkStatus();
   }
-  std::optional<urls::NormalizedUrl> parent;
+  std::optional<identity::NormalizedUrl> parent;
   sqlite3_value* parent_text = columns[kColumnParent];
   if (sqlite3_value_type(parent_text) != SQLITE_NULL) {
     if (sqlite3_value_type(parent_text) != SQLITE_TEXT) {
       return UserError(kFrontierModule, "add: parent must be text");
     }
-    absl::StatusOr<urls::NormalizedUrl> normalised = urls::NormalizeUrl(TextOfValue(parent_text));
+    absl::StatusOr<identity::NormalizedUrl> normalised = identity::NormalizeUrl(TextOfValue(parent_text));
     if (!normalised.ok()) {
       last_add_.refusal = absl::StrCat("invalid parent URL: ", normalised.status().message());
       return absl::OkStatus();
@@ -887,11 +887,11 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
     last_add_.refusal = std::move(*plan.refusal);
     return absl::OkStatus();
   }
-  uint64_t fp = urls::UrlFingerprint(url->text());
+  uint64_t fp = identity::UrlFingerprint(url->text());
   const bool caller_records_link = sqlite3_value_type(columns[kColumnLink]) == SQLITE_INTEGER &&
                                    sqlite3_value_int64(columns[kColumnLink]) == 0;
   if (parent.has_value() && !caller_records_link) {
-    CRAWLDB_RETURN_IF_ERROR(AppendLink(urls::UrlFingerprint(parent->text()), fp));
+    CRAWLDB_RETURN_IF_ERROR(AppendLink(identity::UrlFingerprint(parent->text()), fp));
   }
   if (plan.known) {
     last_add_.result = 0;
@@ -909,8 +909,8 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
 absl::Status FrontierTable::AppendLink(uint64_t parent_fp, uint64_t fp) {
   sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLink));
-  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, urls::FingerprintToSql(parent_fp)));
-  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, urls::FingerprintToSql(fp)));
+  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, identity::FingerprintToSql(parent_fp)));
+  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, identity::FingerprintToSql(fp)));
   CRAWLDB_RETURN_IF_ERROR(append.Run());
   sqlite3_set_last_insert_rowid(db_, last_rowid);
   return absl::OkStatus();
@@ -939,13 +939,13 @@ absl::Status FrontierTable::CommandConfirm(sqlite3_value** columns) {
                                                    INT32_MAX, "confirm: status"));
   CRAWLDB_ASSIGN_OR_RETURN(double recrawl_s, Seconds(columns[kColumnSeconds], 0, "confirm: seconds"));
   CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "confirm: now"));
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
   if (!url.ok()) {
     store_.Expire(now);  // as for any other confirm
     return absl::OkStatus();
   }
   FrontierStore::ConfirmResult result = store_.Confirm(
-      urls::UrlFingerprint(url->text()), static_cast<int32_t>(status), recrawl_s, now);
+      identity::UrlFingerprint(url->text()), static_cast<int32_t>(status), recrawl_s, now);
   last_confirm_ = result == FrontierStore::ConfirmResult::kNotLeased ? 0 : 1;
   return absl::OkStatus();
 }
@@ -955,8 +955,8 @@ absl::Status FrontierTable::CommandHost(sqlite3_value** columns) {
     return UserError(kFrontierModule, "host: host must be text");
   }
   // The host as URLs carry it: normalised through a URL.
-  absl::StatusOr<urls::NormalizedUrl> url =
-      urls::NormalizeUrl(absl::StrCat("http://", ToAbsl(TextOfValue(columns[kColumnHost])), "/"));
+  absl::StatusOr<identity::NormalizedUrl> url =
+      identity::NormalizeUrl(absl::StrCat("http://", ToAbsl(TextOfValue(columns[kColumnHost])), "/"));
   if (!url.ok() || url->path() != "/" || url->port() != 0) {
     return UserError(kFrontierModule,
                      absl::StrCat("host: '", ToAbsl(TextOfValue(columns[kColumnHost])),

@@ -83,7 +83,7 @@
 #include "extension/common/vtab_args.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/frontier/frontier_store.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 
 namespace crawldb::urls {
 class UrlsTable;
@@ -133,7 +133,7 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
     uint32_t depth = 1;
     std::optional<std::string> refusal;
   };
-  AddPlan PlanAdd(const urls::NormalizedUrl& url, const urls::NormalizedUrl* parent) const;
+  AddPlan PlanAdd(const identity::NormalizedUrl& url, const identity::NormalizedUrl* parent) const;
 
   // Outcomes of the last command rows (the per-connection slot the functions read).
   struct AddOutcome {

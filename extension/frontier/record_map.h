@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "extension/common/skewed_parts.h"
-#include "extension/common/split_hash_map.h"
+#include "extension/containers/skewed_parts.h"
+#include "extension/containers/split_hash_map.h"
 
 namespace crawldb::frontier {
 

@@ -12,7 +12,7 @@
 #include "extension/common/trampoline.h"
 #include "extension/links/link_files.h"
 #include "extension/links/links_table.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb::links {
@@ -112,7 +112,7 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   auto normalize = [&](const std::string& raw) -> const std::optional<std::string>& {
     auto [at, inserted] = normalized.try_emplace(raw);
     if (inserted) {
-      absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(raw, urls->normalize_options());
+      absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw, urls->normalize_options());
       if (url.ok()) at->second = url->text();
     }
     if (!at->second.has_value()) ++invalid;
@@ -152,7 +152,7 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
       CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, url));
       CRAWLDB_RETURN_IF_ERROR(insert.Run());
     }
-    absl::StatusOr<urls::NormalizedUrl> parsed = urls::NormalizeUrl(url, urls->normalize_options());
+    absl::StatusOr<identity::NormalizedUrl> parsed = identity::NormalizeUrl(url, urls->normalize_options());
     if (!parsed.ok()) return parsed.status();
     CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> stored, urls->IdOf(*parsed));
     if (!stored.has_value() || *stored > UINT32_MAX) {

@@ -26,8 +26,8 @@
 #include "absl/types/span.h"
 #include "codecs/adjacency_codec.h"
 #include "codecs/adjacency_lists.h"
-#include "extension/common/skewed_parts.h"
-#include "extension/common/split_hash_map.h"
+#include "extension/containers/skewed_parts.h"
+#include "extension/containers/split_hash_map.h"
 
 namespace crawldb::links {
 

@@ -2,16 +2,16 @@
 
 #include <algorithm>
 
-#include "extension/urls/canonical_key.h"
-#include "extension/urls/url_fingerprint.h"
+#include "extension/identity/canonical_key.h"
+#include "extension/identity/url_fingerprint.h"
 
 namespace crawldb::urls {
 namespace {
 
 absl::StatusOr<uint64_t> FingerprintOfKey(std::string_view key) {
-  absl::StatusOr<NormalizedUrl> url = UrlFromCanonicalKey(key);
+  absl::StatusOr<identity::NormalizedUrl> url = identity::UrlFromCanonicalKey(key);
   if (!url.ok()) return absl::DataLossError(url.status().message());
-  return UrlFingerprint(url->text());
+  return identity::UrlFingerprint(url->text());
 }
 
 }  // namespace

@@ -11,9 +11,9 @@
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
-#include "extension/urls/registrable_domain.h"
-#include "extension/urls/url_fingerprint.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/registrable_domain.h"
+#include "extension/identity/url_fingerprint.h"
+#include "extension/identity/url_normalizer.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb::urls {
@@ -22,11 +22,11 @@ namespace {
 constexpr char kUrlsTableName[] = "urls";
 
 // The argument as a normalised URL; nullopt for NULL; the refusal for an invalid URL.
-std::optional<absl::StatusOr<NormalizedUrl>> Argument(sqlite3_value* value) {
+std::optional<absl::StatusOr<identity::NormalizedUrl>> Argument(sqlite3_value* value) {
   if (sqlite3_value_type(value) == SQLITE_NULL) return std::nullopt;
   const char* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
   size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
-  return NormalizeUrl(std::string_view(text == nullptr ? "" : text, size));
+  return identity::NormalizeUrl(std::string_view(text == nullptr ? "" : text, size));
 }
 
 absl::Status Normalize(sqlite3_context* context, int, sqlite3_value** argv) {
@@ -43,14 +43,14 @@ absl::Status Host(sqlite3_context* context, int, sqlite3_value** argv) {
 
 absl::Status Domain(sqlite3_context* context, int, sqlite3_value** argv) {
   auto url = Argument(argv[0]);
-  if (url.has_value() && url->ok()) ResultText(context, RegistrableDomain((*url)->host()));
+  if (url.has_value() && url->ok()) ResultText(context, identity::RegistrableDomain((*url)->host()));
   return absl::OkStatus();
 }
 
 absl::Status Fingerprint(sqlite3_context* context, int, sqlite3_value** argv) {
   auto url = Argument(argv[0]);
   if (url.has_value() && url->ok()) {
-    sqlite3_result_int64(context, FingerprintToSql(UrlFingerprint((*url)->text())));
+    sqlite3_result_int64(context, identity::FingerprintToSql(identity::UrlFingerprint((*url)->text())));
   }
   return absl::OkStatus();
 }

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codecs/varint.h"
-#include "extension/urls/canonical_key.h"
+#include "extension/identity/canonical_key.h"
 
 namespace crawldb::urls {
 namespace {
@@ -41,7 +41,7 @@ uint64_t FilterBits(uint64_t hash) {
 
 size_t UrlPartOf(std::string_view key) {
   size_t host_end = 0;
-  while (host_end < key.size() && key[host_end] >= kHostKeySeparator) ++host_end;
+  while (host_end < key.size() && key[host_end] >= identity::kHostKeySeparator) ++host_end;
   return static_cast<size_t>(XXH3_64bits(key.data(), host_end) >> (64 - kUrlPartBits));
 }
 

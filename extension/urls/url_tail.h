@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "extension/common/skewed_parts.h"
-#include "extension/common/text_arena.h"
+#include "extension/containers/skewed_parts.h"
+#include "extension/containers/text_arena.h"
 
 namespace crawldb::urls {
 

@@ -10,9 +10,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "extension/common/json.h"
-#include "extension/urls/canonical_key.h"
+#include "extension/identity/canonical_key.h"
 #include "extension/urls/fingerprint_index.h"
-#include "extension/urls/url_fingerprint.h"
+#include "extension/identity/url_fingerprint.h"
 #include "extension/urls/url_functions.h"
 #include "extension/urls/url_log_format.h"
 
@@ -163,7 +163,7 @@ class UrlsTable::Cursor : public VirtualCursor {
   absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
   absl::StatusOr<std::string_view> Key();
   absl::StatusOr<std::string_view> UrlText();
-  absl::StatusOr<const NormalizedUrl*> Url();
+  absl::StatusOr<const identity::NormalizedUrl*> Url();
 
   UrlsTable* table_;
   bool eof_ = true;
@@ -182,8 +182,8 @@ class UrlsTable::Cursor : public VirtualCursor {
   std::string key_;       // the current key when it was looked up alone
   std::string url_text_;  // the current row's URL text when url_text_valid_
   bool url_text_valid_ = false;
-  std::optional<NormalizedUrl> url_;  // the current row's URL, once asked for
-  NormalizedUrl lookup_url_;          // kPlanUrl's argument, normalised
+  std::optional<identity::NormalizedUrl> url_;  // the current row's URL, once asked for
+  identity::NormalizedUrl lookup_url_;          // kPlanUrl's argument, normalised
   std::string lookup_key_;            // and its key
 };
 
@@ -210,10 +210,10 @@ void UrlsTable::Cursor::Everything() {
 }
 
 absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
-  std::string host_key = CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
+  std::string host_key = identity::CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
   // Every URL of the host: [key "(", key ",") (canonical_key.h).
-  std::string low = host_key + kKeyMarkHttp;
-  std::string high = host_key + kHostKeySeparator;
+  std::string low = host_key + identity::kKeyMarkHttp;
+  std::string high = host_key + identity::kHostKeySeparator;
   absl::StatusOr<size_t> begin = store().base().LowerBound(low);
   if (!begin.ok()) return table_->Corrupt(begin.status());
   absl::StatusOr<size_t> end = store().base().LowerBound(high);
@@ -271,11 +271,11 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
     case kPlanUrl: {
       use_list_ = true;
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
-      if (!NormalizeUrlInto(TextOfValue(argv[0]), table_->normalize_options_, &lookup_url_).ok()) {
+      if (!identity::NormalizeUrlInto(TextOfValue(argv[0]), table_->normalize_options_, &lookup_url_).ok()) {
         break;  // an invalid URL is stored nowhere
       }
       lookup_key_.clear();
-      AppendCanonicalKey(lookup_url_, &lookup_key_);
+      identity::AppendCanonicalKey(lookup_url_, &lookup_key_);
       absl::StatusOr<std::optional<int64_t>> id = store().Find(lookup_key_);
       if (!id.ok()) return table_->Corrupt(id.status());
       if (id->has_value()) list_.push_back(**id);
@@ -285,7 +285,7 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
       use_list_ = true;
       if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) break;
       absl::StatusOr<std::vector<int64_t>> ids = table_->fingerprints_->Find(
-          store(), FingerprintFromSql(sqlite3_value_int64(argv[0])));
+          store(), identity::FingerprintFromSql(sqlite3_value_int64(argv[0])));
       if (!ids.ok()) return table_->Corrupt(ids.status());
       list_ = std::move(*ids);
       break;
@@ -403,7 +403,7 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
 absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
   if (!url_text_valid_) {
     CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
-    if (absl::Status status = UrlTextFromCanonicalKey(key, &url_text_); !status.ok()) {
+    if (absl::Status status = identity::UrlTextFromCanonicalKey(key, &url_text_); !status.ok()) {
       return table_->Corrupt(absl::DataLossError(status.message()));
     }
     url_text_valid_ = true;
@@ -411,10 +411,10 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
   return std::string_view(url_text_);
 }
 
-absl::StatusOr<const NormalizedUrl*> UrlsTable::Cursor::Url() {
+absl::StatusOr<const identity::NormalizedUrl*> UrlsTable::Cursor::Url() {
   if (!url_.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
-    absl::StatusOr<NormalizedUrl> url = NormalizedUrl::FromNormalizedText(std::string(text));
+    absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizedUrl::FromNormalizedText(std::string(text));
     if (!url.ok()) return table_->Corrupt(absl::DataLossError(url.status().message()));
     url_ = std::move(*url);
   }
@@ -437,12 +437,12 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
     default:
       break;
   }
-  CRAWLDB_ASSIGN_OR_RETURN(const NormalizedUrl* url, Url());
+  CRAWLDB_ASSIGN_OR_RETURN(const identity::NormalizedUrl* url, Url());
   std::string_view text = column == kColumnUrl    ? std::string_view(url->text())
                           : column == kColumnHost ? url->host()
                                                   : std::string_view();
   if (column == kColumnFp) {
-    sqlite3_result_int64(context, FingerprintToSql(UrlFingerprint(url->text())));
+    sqlite3_result_int64(context, identity::FingerprintToSql(identity::UrlFingerprint(url->text())));
   } else {
     sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   }
@@ -940,11 +940,11 @@ absl::Status UrlsTable::Insert(sqlite3_value* value, sqlite3_int64* rowid) {
                                             ? "url is NULL"
                                             : "url must be text, got a number or blob");
   }
-  absl::StatusOr<NormalizedUrl> url = NormalizeUrl(TextOfValue(value), normalize_options_);
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(value), normalize_options_);
   if (!url.ok()) {
     return ConstraintError(kUrlsModule, absl::StrCat("invalid URL: ", url.status().message()));
   }
-  std::string key = CanonicalKey(*url);
+  std::string key = identity::CanonicalKey(*url);
   absl::StatusOr<std::optional<int64_t>> existing = store_.Find(key);
   if (!existing.ok()) return Corrupt(existing.status());
   if (existing->has_value()) {
@@ -1022,8 +1022,8 @@ absl::Status UrlsTable::Optimize() {
 // ---------------------------------------------------------------------------------------------
 // Look-ups for functions, statistics, checks.
 
-absl::StatusOr<std::optional<int64_t>> UrlsTable::IdOf(const NormalizedUrl& url) {
-  absl::StatusOr<std::optional<int64_t>> id = store_.Find(CanonicalKey(url));
+absl::StatusOr<std::optional<int64_t>> UrlsTable::IdOf(const identity::NormalizedUrl& url) {
+  absl::StatusOr<std::optional<int64_t>> id = store_.Find(identity::CanonicalKey(url));
   if (!id.ok()) return Corrupt(id.status());
   return id;
 }
@@ -1032,7 +1032,7 @@ absl::StatusOr<std::optional<std::string>> UrlsTable::TextOf(int64_t id) {
   absl::StatusOr<std::optional<std::string>> key = store_.KeyOf(id);
   if (!key.ok()) return Corrupt(key.status());
   if (!key->has_value()) return std::optional<std::string>();
-  absl::StatusOr<NormalizedUrl> url = UrlFromCanonicalKey(**key);
+  absl::StatusOr<identity::NormalizedUrl> url = identity::UrlFromCanonicalKey(**key);
   if (!url.ok()) return Corrupt(absl::DataLossError(url.status().message()));
   return std::optional<std::string>(url->text());
 }
@@ -1093,7 +1093,7 @@ absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
       if (!previous.empty() && keys[i] <= previous) {
         problem(absl::StrCat("base block ", block, " is out of order"));
       }
-      if (!UrlFromCanonicalKey(keys[i]).ok()) {
+      if (!identity::UrlFromCanonicalKey(keys[i]).ok()) {
         problem(absl::StrCat("base block ", block, " holds an invalid key"));
       }
       previous = keys[i];
@@ -1113,7 +1113,7 @@ absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
         if ((block > 0 || i > 0) && keys[i] <= last) {
           problem(absl::StrCat("part ", number, " is out of order"));
         }
-        if (UrlPartOf(keys[i]) != number || !UrlFromCanonicalKey(keys[i]).ok()) {
+        if (UrlPartOf(keys[i]) != number || !identity::UrlFromCanonicalKey(keys[i]).ok()) {
           problem(absl::StrCat("part ", number, " holds a key that is not its own"));
         }
         if (id <= static_cast<int64_t>(store_.base().size()) || id > store_.max_id()) {

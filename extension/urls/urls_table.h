@@ -57,7 +57,7 @@
 #include "extension/common/statement_cache.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 #include "extension/urls/url_store.h"
 
 namespace crawldb::urls {
@@ -94,11 +94,11 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
 
   // For the SQL functions: look-ups on the committed-or-own state, after catching up with other
   // connections.
-  absl::StatusOr<std::optional<int64_t>> IdOf(const NormalizedUrl& url);
+  absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
   absl::StatusOr<std::optional<std::string>> TextOf(int64_t id);
 
   const UrlStore& store() const { return store_; }
-  const NormalizeOptions& normalize_options() const { return normalize_options_; }
+  const identity::NormalizeOptions& normalize_options() const { return normalize_options_; }
 
  private:
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length,
@@ -133,7 +133,7 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   Connection* connection_;
   std::string schema_;
   std::string name_;
-  NormalizeOptions normalize_options_;
+  identity::NormalizeOptions normalize_options_;
   std::unique_ptr<StatementCache> statements_;
   size_t merge_bytes_;
   UrlStore store_;

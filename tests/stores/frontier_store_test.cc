@@ -11,8 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "extension/frontier/frontier_changes.h"
-#include "extension/urls/url_fingerprint.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_fingerprint.h"
+#include "extension/identity/url_normalizer.h"
 #include "tests/shared_data.h"
 
 namespace crawldb::frontier {
@@ -25,17 +25,17 @@ using crawldb::testing::SharedDataPath;
 uint64_t AddUrl(FrontierStore& store, std::string_view raw, uint32_t depth = 1,
                 int32_t priority = 0,
                 FrontierStore::AddResult expected = FrontierStore::AddResult::kAdded) {
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(raw);
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw);
   if (!url.ok()) return 0;
-  uint64_t fp = urls::UrlFingerprint(url->text());
+  uint64_t fp = identity::UrlFingerprint(url->text());
   EXPECT_EQ(store.Add(fp, url->text(), url->host(), depth, priority), expected) << raw;
   return fp;
 }
 
 // Adds a real URL, which may be invalid or a duplicate of an earlier one.
 void AddReal(FrontierStore& store, std::string_view raw) {
-  absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(raw);
-  if (url.ok()) store.Add(urls::UrlFingerprint(url->text()), url->text(), url->host(), 1, 0);
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw);
+  if (url.ok()) store.Add(identity::UrlFingerprint(url->text()), url->text(), url->host(), 1, 0);
 }
 
 std::string TextOf(const FrontierStore& store, uint64_t fp) {
@@ -93,9 +93,9 @@ TEST(FrontierStore, LeasesInDepthPriorityHashOrderWithoutDelay) {
   for (const std::string& url : urls) {
     uint32_t depth = 1 + random() % 3;
     int32_t priority = static_cast<int32_t>(random() % 5) - 2;
-    absl::StatusOr<urls::NormalizedUrl> normal = urls::NormalizeUrl(url);
+    absl::StatusOr<identity::NormalizedUrl> normal = identity::NormalizeUrl(url);
     if (!normal.ok()) continue;
-    uint64_t fp = urls::UrlFingerprint(normal->text());
+    uint64_t fp = identity::UrlFingerprint(normal->text());
     if (store.Find(fp) != nullptr) continue;
     AddUrl(store, url, depth, priority);
     keys.push_back({static_cast<uint16_t>(depth), priority, fp});
@@ -120,7 +120,7 @@ TEST(FrontierStore, PolitenessGivesOneUrlPerHostPerDelay) {
   std::vector<FrontierStore::Leased> first = store.Lease(100, 300, 1000);
   ASSERT_EQ(first.size(), 2u);  // one per host
   std::set<std::string> hosts;
-  for (const auto& leased : first) hosts.insert(std::string(urls::UrlHost(TextOf(store, leased.fp))));
+  for (const auto& leased : first) hosts.insert(std::string(identity::UrlHost(TextOf(store, leased.fp))));
   EXPECT_EQ(hosts, (std::set<std::string>{"big.example.com", "small.example.org"}));
   EXPECT_TRUE(store.Lease(100, 300, 1009.9).empty());
   EXPECT_EQ(store.HostsWaiting(1009.9), 2u);
@@ -264,9 +264,9 @@ TEST(FrontierStore, UndoRestoresEveryChangeExactly) {
     switch (random() % 6) {
       case 0:
       case 1: {
-        absl::StatusOr<urls::NormalizedUrl> url = urls::NormalizeUrl(urls[1000 + random() % 2000]);
+        absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(urls[1000 + random() % 2000]);
         if (url.ok()) {
-          store.Add(urls::UrlFingerprint(url->text()), url->text(), url->host(), 1 + random() % 3,
+          store.Add(identity::UrlFingerprint(url->text()), url->text(), url->host(), 1 + random() % 3,
                     static_cast<int32_t>(random() % 3));
         }
         break;
@@ -288,7 +288,7 @@ TEST(FrontierStore, UndoRestoresEveryChangeExactly) {
         break;
       }
       case 5:
-        store.SetHost(urls::UrlHost(TextOf(store, store.AllFingerprints()[0])), random() % 3,
+        store.SetHost(identity::UrlHost(TextOf(store, store.AllFingerprints()[0])), random() % 3,
                       random() % 2 ? std::optional<int64_t>(5) : std::nullopt, now + 3);
         break;
     }

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "extension/urls/canonical_key.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/canonical_key.h"
+#include "extension/identity/url_normalizer.h"
 #include "gtest/gtest.h"
 #include "tests/shared_data.h"
 
@@ -275,8 +275,8 @@ TEST(UrlBaseReddit, BelowGzipAndEveryKeyServed) {
   std::vector<std::string> keys;
   for (const std::string& line : ::crawldb::testing::ReadXzLines(
            ::crawldb::testing::SharedDataPath("reddit/urls-2005-2007.txt.xz"))) {
-    absl::StatusOr<NormalizedUrl> url = NormalizeUrl(line);
-    if (url.ok()) keys.push_back(CanonicalKey(*url));
+    absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(line);
+    if (url.ok()) keys.push_back(identity::CanonicalKey(*url));
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());

@@ -10,8 +10,8 @@
 
 #include "extension/urls/url_store.h"
 #include "tests/shared_data.h"
-#include "extension/urls/canonical_key.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/canonical_key.h"
+#include "extension/identity/url_normalizer.h"
 
 namespace crawldb::urls {
 namespace {
@@ -22,9 +22,9 @@ std::vector<std::string> RedditKeys(size_t count) {
   std::set<std::string> seen;
   for (const std::string& line :
        testing::ReadXzLines(testing::SharedDataPath("reddit/urls-2005-2007.txt.xz"), count * 2)) {
-    absl::StatusOr<NormalizedUrl> url = NormalizeUrl(line);
+    absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(line);
     if (!url.ok()) continue;
-    std::string key = CanonicalKey(*url);
+    std::string key = identity::CanonicalKey(*url);
     if (seen.insert(key).second) keys.push_back(key);
     if (keys.size() == count) break;
   }

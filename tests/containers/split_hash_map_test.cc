@@ -1,6 +1,6 @@
 // SplitHashMap against std::map under a random mix of inserts, updates and erases, with keys
 // that crowd into few parts and keys spread over all of them.
-#include "extension/common/split_hash_map.h"
+#include "extension/containers/split_hash_map.h"
 
 #include <map>
 #include <random>

@@ -1,11 +1,11 @@
-#include "extension/urls/url_fingerprint.h"
+#include "extension/identity/url_fingerprint.h"
 
 #include <xxhash.h>
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 uint64_t UrlFingerprint(std::string_view normalised) {
   return XXH3_64bits(normalised.data(), normalised.size());
 }
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

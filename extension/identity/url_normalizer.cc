@@ -1,4 +1,4 @@
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 
 #include <uriparser/Uri.h>
 #include <idn2.h>
@@ -15,9 +15,9 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "extension/urls/url_fast_path.h"
+#include "extension/identity/url_fast_path.h"
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 // NormalizeUrl writes the text in place and records the offsets: the only writer of the fields.
 struct NormalizedUrlAccess {
@@ -745,4 +745,4 @@ absl::Status NormalizeUrlInto(std::string_view raw, const NormalizeOptions& opti
   return absl::OkStatus();
 }
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

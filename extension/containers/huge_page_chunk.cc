@@ -1,4 +1,4 @@
-#include "extension/common/huge_page_chunk.h"
+#include "extension/containers/huge_page_chunk.h"
 
 #include <sys/mman.h>
 

@@ -1,4 +1,4 @@
-#include "extension/urls/canonical_key.h"
+#include "extension/identity/canonical_key.h"
 
 #include <array>
 #include <cstddef>
@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 namespace {
 
 // Appends the labels of `name` in reverse order, separated by `separator`. Empty labels are kept,
@@ -178,4 +178,4 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
   return absl::OkStatus();
 }
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

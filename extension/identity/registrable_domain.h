@@ -22,10 +22,10 @@
 
 #include <string_view>
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 // The registrable domain of `host`, a normalised host (NormalizedUrl::host() or UrlHost():
 // lower-case ASCII, punycode for IDN). The result is a suffix of `host` (a view into it).
 std::string_view RegistrableDomain(std::string_view host);
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "extension/common/huge_page_chunk.h"
+#include "extension/containers/huge_page_chunk.h"
 
 namespace crawldb {
 

@@ -1,7 +1,7 @@
 // SkewedPartOf: the boundaries (exact, monotone, geometric shares), the part of every boundary
 // hash, and what the skew is for: a SplitHashMap split by it does the same rehash work in every
 // window of inserts, where one split into equal shares does it all in a cluster.
-#include "extension/common/skewed_parts.h"
+#include "extension/containers/skewed_parts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "extension/common/split_hash_map.h"
+#include "extension/containers/split_hash_map.h"
 
 namespace crawldb {
 namespace {

@@ -74,7 +74,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 struct NormalizedUrlAccess;
 
@@ -172,4 +172,4 @@ std::string_view UrlHost(std::string_view normalised);
 // octets <= 255).
 bool IsIpv4Literal(std::string_view host);
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

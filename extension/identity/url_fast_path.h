@@ -36,7 +36,7 @@
 #include <string>
 #include <string_view>
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 // Where the parts of a fast-path result are; offsets and lengths in bytes into its text.
 struct FastUrlParts {
@@ -54,4 +54,4 @@ struct FastUrlParts {
 bool NormalizeUrlFast(std::string_view raw, size_t max_length, std::string* text,
                       FastUrlParts* parts);
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

@@ -1,11 +1,11 @@
-#include "extension/urls/registrable_domain.h"
+#include "extension/identity/registrable_domain.h"
 
 #include <libpsl.h>
 
 #include <cstring>
 #include <string>
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 namespace {
 
 // Created once (a function-local static is initialised thread-safely) and never freed: the
@@ -51,4 +51,4 @@ std::string_view RegistrableDomain(std::string_view host) {
   return host.substr(static_cast<size_t>(domain - name));
 }
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

@@ -1,6 +1,6 @@
 // TextArena: texts round-trip across chunk ends, earlier texts never move, truncation forgets
 // exactly the texts after the offset.
-#include "extension/common/text_arena.h"
+#include "extension/containers/text_arena.h"
 
 #include <random>
 #include <string>

@@ -4,7 +4,7 @@
 // dots, escapes, userinfo, fragments, IP hosts, NUL bytes, very long URLs, max_length
 // boundaries), and a table of what the fast path must accept and decline. Also prints the share
 // of each corpus that takes the fast path and the cost per URL of both paths.
-#include "extension/urls/url_fast_path.h"
+#include "extension/identity/url_fast_path.h"
 
 #include <algorithm>
 #include <chrono>
@@ -20,11 +20,11 @@
 #include <utility>
 #include <vector>
 
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 #include "gtest/gtest.h"
 #include "tests/shared_data.h"
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 namespace {
 
 using namespace std::literals;
@@ -584,4 +584,4 @@ TEST(NormalizeUrlFastCorpus, CallgrindSample) {
 }
 
 }  // namespace
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 // XXH3-64 of `normalised` (pass NormalizedUrl::text(); any bytes are accepted).
 uint64_t UrlFingerprint(std::string_view normalised);
@@ -25,4 +25,4 @@ constexpr int64_t FingerprintToSql(uint64_t fingerprint) {
 }
 constexpr uint64_t FingerprintFromSql(int64_t value) { return std::bit_cast<uint64_t>(value); }
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

@@ -1,4 +1,4 @@
-#include "extension/urls/url_fast_path.h"
+#include "extension/identity/url_fast_path.h"
 
 #include <array>
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 namespace {
 
 // What a byte is to the host scan: bits, so that one OR tells which kinds a host has.
@@ -209,4 +209,4 @@ bool NormalizeUrlFast(std::string_view raw, size_t max_length, std::string* text
   return true;
 }
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

@@ -13,7 +13,7 @@
 //   std::string key = CanonicalKey(*url);
 #pragma once
 
-#include "extension/urls/canonical_key.h"
-#include "extension/urls/registrable_domain.h"
-#include "extension/urls/url_fingerprint.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/canonical_key.h"
+#include "extension/identity/registrable_domain.h"
+#include "extension/identity/url_fingerprint.h"
+#include "extension/identity/url_normalizer.h"

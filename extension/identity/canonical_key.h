@@ -41,9 +41,9 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "extension/urls/url_normalizer.h"
+#include "extension/identity/url_normalizer.h"
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 
 // The mark bytes, lowest to highest; any byte below kHostKeySeparator ends a host key.
 inline constexpr char kKeyMarkHttp = '(';
@@ -74,4 +74,4 @@ absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key);
 // the text, without an allocation when *url_text is large enough.
 absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text);
 
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity

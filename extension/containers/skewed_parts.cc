@@ -1,4 +1,4 @@
-#include "extension/common/skewed_parts.h"
+#include "extension/containers/skewed_parts.h"
 
 #include <array>
 

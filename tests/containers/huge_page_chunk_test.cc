@@ -1,6 +1,6 @@
 // HugePageChunk: aligned to 2 MiB, zeroed, every byte writable, unmapped when freed (ASan's leak
 // check does not see mmap, so the test reads the process's mappings instead).
-#include "extension/common/huge_page_chunk.h"
+#include "extension/containers/huge_page_chunk.h"
 
 #include <cstdint>
 #include <fstream>

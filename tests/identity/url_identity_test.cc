@@ -1,7 +1,7 @@
 // URL identity: normalisation rules (golden tables, one per rule), RFC 3986 §6.2.2 examples,
 // refusal messages, fingerprints, the canonical key and its inverse, registrable domains, and the
 // real corpora (reddit 2005-2007 and the hostile phishstorm list) plus a random-bytes fuzz loop.
-#include "extension/urls/url_identity.h"
+#include "extension/identity/url_identity.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +19,7 @@
 #include "gtest/gtest.h"
 #include "tests/shared_data.h"
 
-namespace crawldb::urls {
+namespace crawldb::identity {
 namespace {
 
 using namespace std::string_literals;
@@ -787,4 +787,4 @@ TEST(UrlIdentityFuzz, RandomBytesAndMutations) {
 }
 
 }  // namespace
-}  // namespace crawldb::urls
+}  // namespace crawldb::identity
