@@ -29,15 +29,16 @@
 //            A batch's URLs and parents are copied out of the workload before its clock starts,
 //            as a crawler holds the page it just fetched (see RunAdds).
 //   now      `now` of add i is kStartTime + i / 1,000 (unix s).
-//   repeats  after the interleaved run, crawldb runs the adds --repeat − 1 more times alone (default
+//   repeats  after the interleaved run, crawldb runs the adds --repeat − 1 more times alone
+//   (default
 //            --repeat=5: four runs), one after the other, each on a new file. Its flatness is
 //            judged on the median over those runs of each window's mean, so that a slow spell of
 //            a shared machine (other VMs; it lasts seconds and falls on one run's windows) does
 //            not pass for a property of the volume; each run's own max/min is printed too. The
 //            interleaved run is left out of the median: the other systems' windows between its
-//            own leave it cold caches at each window's start. The ratios to (b) and (c) use the interleaved run; the alone runs' totals and the
-//            ratios to their median are printed as information. With --repeat=1 the flatness
-//            figure is the interleaved run's.
+//            own leave it cold caches at each window's start. The ratios to (b) and (c) use the
+//            interleaved run; the alone runs' totals and the ratios to their median are printed as
+//            information. With --repeat=1 the flatness figure is the interleaved run's.
 // Every add must be new (the generator draws distinct URLs and NormalizeUrl leaves them as they
 // are); any other answer is counted and printed as a WARNING.
 //
@@ -687,8 +688,7 @@ void RunAdds(const std::vector<Frontier*>& frontiers, const Workload& workload, 
           runs[s].slowest_batch_end = batch_end;
         }
       }
-      runs[s].window_us.push_back(window_s * 1e6 /
-                                  static_cast<double>(window_end - window_first));
+      runs[s].window_us.push_back(window_s * 1e6 / static_cast<double>(window_end - window_first));
       runs[s].total_s += window_s;
       std::fprintf(stderr, " %s %.2f µs/add", runs[s].name.c_str(), runs[s].window_us.back());
     }
@@ -877,8 +877,8 @@ void PrintAdds(const std::vector<AddRun>& runs, const std::vector<double>& media
     std::printf(" |\n");
   };
   row(
-      "max/min of the window means", [](const AddRun& run) { return MaxOverMin(run.window_us); },
-      2, with_medians ? MaxOverMin(medians) : 0);
+      "max/min of the window means", [](const AddRun& run) { return MaxOverMin(run.window_us); }, 2,
+      with_medians ? MaxOverMin(medians) : 0);
   std::printf("| **slowest transaction ms (URLs after it)**");
   for (const AddRun& run : runs) {
     if (&run == &runs[1]) std::printf(" | ");

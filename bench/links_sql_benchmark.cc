@@ -115,8 +115,8 @@ uintmax_t EmptyBytes(const std::string& path, const std::string& schema, const O
 
 struct Figures {
   double bits_per_link = 0;
-  double load_s = 0;     // building the database
-  double open_s = 0;     // first statement after reopening
+  double load_s = 0;  // building the database
+  double open_s = 0;  // first statement after reopening
   double scan_s = 0;
   double out_us = 0;
   double in_us = 0;
@@ -185,7 +185,8 @@ Figures Measure(const std::string& path, const std::string& table_out, const std
 int main(int argc, char** argv) {
   Options options;
   const char* shared = std::getenv("CRAWLDB_SHARED_DATA");
-  options.arcs = std::string(shared ? shared : CRAWLDB_SHARED_DATA) + "/cnr-2000/cnr-2000.arcs.tsv.xz";
+  options.arcs =
+      std::string(shared ? shared : CRAWLDB_SHARED_DATA) + "/cnr-2000/cnr-2000.arcs.tsv.xz";
   const char* tmp = std::getenv("TMPDIR");
   options.tmpdir = tmp ? tmp : "/tmp";
   for (int i = 1; i < argc; ++i) {
@@ -196,14 +197,22 @@ int main(int argc, char** argv) {
       return std::nullopt;
     };
     std::optional<std::string> v;
-    if ((v = value("--arcs"))) options.arcs = *v;
-    else if ((v = value("--codec"))) options.codec = *v;
-    else if ((v = value("--lookups"))) options.lookups = std::stoul(*v);
-    else if ((v = value("--repetitions"))) options.repetitions = std::max(1, std::stoi(*v));
-    else if ((v = value("--seed"))) options.seed = static_cast<uint32_t>(std::stoul(*v));
-    else if ((v = value("--tmpdir"))) options.tmpdir = *v;
-    else if ((v = value("--extension"))) options.extension = *v;
-    else Fail("unknown argument " + arg);
+    if ((v = value("--arcs")))
+      options.arcs = *v;
+    else if ((v = value("--codec")))
+      options.codec = *v;
+    else if ((v = value("--lookups")))
+      options.lookups = std::stoul(*v);
+    else if ((v = value("--repetitions")))
+      options.repetitions = std::max(1, std::stoi(*v));
+    else if ((v = value("--seed")))
+      options.seed = static_cast<uint32_t>(std::stoul(*v));
+    else if ((v = value("--tmpdir")))
+      options.tmpdir = *v;
+    else if ((v = value("--extension")))
+      options.extension = *v;
+    else
+      Fail("unknown argument " + arg);
   }
   std::filesystem::path dir = std::filesystem::path(options.tmpdir) /
                               ("crawldb-links-sql-bench-" + std::to_string(getpid()));
@@ -234,7 +243,8 @@ int main(int argc, char** argv) {
   const std::string ours_path = (dir / "crawldb.db").string();
   const std::string plain_path = (dir / "plain.db").string();
   const uintmax_t ours_empty = EmptyBytes((dir / "crawldb-empty.db").string(), schema, options);
-  const uintmax_t plain_empty = EmptyBytes((dir / "plain-empty.db").string(), kPlainSchema, options);
+  const uintmax_t plain_empty =
+      EmptyBytes((dir / "plain-empty.db").string(), kPlainSchema, options);
 
   Figures ours, plain;
   {
@@ -298,12 +308,13 @@ int main(int argc, char** argv) {
   row("`SELECT count(*), sum(dst)` s", measured_ours.scan_s, measured_plain.scan_s, "%.3f");
   row("out-list look-up µs (`src = ?`)", measured_ours.out_us, measured_plain.out_us, "%.2f");
   row("in-list look-up µs (`dst = ?`)", measured_ours.in_us, measured_plain.in_us, "%.2f");
-  std::printf("\nTargets: bits/link ≤ 12 both directions: %s; scan no slower than the plain table: "
-              "%s; look-ups no slower: out %s, in %s\n",
-              measured_ours.bits_per_link <= 12 ? "met" : "MISSED",
-              measured_ours.scan_s <= measured_plain.scan_s ? "met" : "MISSED",
-              measured_ours.out_us <= measured_plain.out_us ? "met" : "MISSED",
-              measured_ours.in_us <= measured_plain.in_us ? "met" : "MISSED");
+  std::printf(
+      "\nTargets: bits/link ≤ 12 both directions: %s; scan no slower than the plain table: "
+      "%s; look-ups no slower: out %s, in %s\n",
+      measured_ours.bits_per_link <= 12 ? "met" : "MISSED",
+      measured_ours.scan_s <= measured_plain.scan_s ? "met" : "MISSED",
+      measured_ours.out_us <= measured_plain.out_us ? "met" : "MISSED",
+      measured_ours.in_us <= measured_plain.in_us ? "met" : "MISSED");
   std::filesystem::remove_all(dir);
   return 0;
 }

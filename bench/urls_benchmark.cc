@@ -72,8 +72,8 @@
 #include "bench/paper004_urls.h"
 #include "codecs/url_avl_tree.h"
 #include "extension/identity/canonical_key.h"
-#include "extension/urls/url_base.h"
 #include "extension/identity/url_normalizer.h"
+#include "extension/urls/url_base.h"
 #include "extension/urls/url_store.h"
 
 namespace {
@@ -422,8 +422,8 @@ Row RunSql(const SqlKind& kind, const std::string& row_name, const DataSet& set,
 Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   using crawldb::identity::CanonicalKey;
   using crawldb::identity::NormalizeUrl;
-  using crawldb::urls::UrlBase;
   using crawldb::identity::UrlFromCanonicalKey;
+  using crawldb::urls::UrlBase;
   using crawldb::urls::UrlStore;
   Row row;
   row.name = "crawldb (C++ API, memory)";
@@ -450,9 +450,7 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
                                                Count(refused)));
   }
   const size_t tail_memory = store.MemoryBytes();
-  row.optimize_seconds = Seconds([&] {
-    store.Reset(Must(store.Rebuild(), "UrlStore::Rebuild"));
-  });
+  row.optimize_seconds = Seconds([&] { store.Reset(Must(store.Rebuild(), "UrlStore::Rebuild")); });
   row.bytes_per_url = static_cast<double>(store.MemoryBytes()) / set.urls.size();
   const double n = static_cast<double>(set.urls.size());
   const size_t base_memory = store.base().MemoryBytes();
@@ -469,12 +467,14 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   int64_t id_sum = 0;
   row.url_to_id_micros = MicrosEach(queries.urls.size(), [&] {
     for (uint32_t index : queries.urls) {
-      absl::StatusOr<crawldb::identity::NormalizedUrl> url = crawldb::identity::NormalizeUrl(set.urls[index]);
+      absl::StatusOr<crawldb::identity::NormalizedUrl> url =
+          crawldb::identity::NormalizeUrl(set.urls[index]);
       if (!url.ok()) {
         ++misses;
         continue;
       }
-      std::optional<int64_t> id = Must(store.Find(crawldb::identity::CanonicalKey(*url)), "UrlStore::Find");
+      std::optional<int64_t> id =
+          Must(store.Find(crawldb::identity::CanonicalKey(*url)), "UrlStore::Find");
       if (id.has_value()) {
         id_sum += *id;
       } else {
@@ -485,7 +485,9 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   uint64_t key_bytes = 0;
   const double normalize_micros = MicrosEach(queries.urls.size(), [&] {
     for (uint32_t index : queries.urls) {
-      key_bytes += crawldb::identity::CanonicalKey(Must(crawldb::identity::NormalizeUrl(set.urls[index]), "NormalizeUrl")).size();
+      key_bytes += crawldb::identity::CanonicalKey(
+                       Must(crawldb::identity::NormalizeUrl(set.urls[index]), "NormalizeUrl"))
+                       .size();
     }
   });
   size_t id_misses = 0;
@@ -497,7 +499,8 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
         ++id_misses;
         continue;
       }
-      text_sum += Must(crawldb::identity::UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text().size();
+      text_sum +=
+          Must(crawldb::identity::UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text().size();
     }
   });
   report->notes.push_back(
@@ -510,10 +513,13 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   size_t wrong = 0;
   for (size_t i = 0; i < std::min<size_t>(queries.urls.size(), 1000); ++i) {
     const std::string& text = set.urls[queries.urls[i]];
-    std::optional<int64_t> id =
-        Must(store.Find(crawldb::identity::CanonicalKey(Must(crawldb::identity::NormalizeUrl(text), "NormalizeUrl"))), "Find");
+    std::optional<int64_t> id = Must(store.Find(crawldb::identity::CanonicalKey(Must(
+                                         crawldb::identity::NormalizeUrl(text), "NormalizeUrl"))),
+                                     "Find");
     std::optional<std::string> key = id ? Must(store.KeyOf(*id), "KeyOf") : std::nullopt;
-    if (!key || Must(crawldb::identity::UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text() != text) ++wrong;
+    if (!key ||
+        Must(crawldb::identity::UrlFromCanonicalKey(*key), "UrlFromCanonicalKey").text() != text)
+      ++wrong;
   }
   if (wrong > 0) {
     report->warnings.push_back(

@@ -67,9 +67,9 @@ absl::Status Corrupt(const std::string& what) {
 }  // namespace
 
 struct UrlAvlTree::Descent {
-  uint32_t path[kMaxDepth];  // node ids from the root down, the last one a leaf's parent
-  bool right[kMaxDepth];     // right[i]: the search went to path[i]'s right child
-  int depth = 0;             // entries in path
+  uint32_t path[kMaxDepth];      // node ids from the root down, the last one a leaf's parent
+  bool right[kMaxDepth];         // right[i]: the search went to path[i]'s right child
+  int depth = 0;                 // entries in path
   uint32_t found = kNoChild;     // the query's id when stored
   uint32_t best_ref = kNoChild;  // the visited URL sharing the longest prefix, oldest on ties
   size_t best_lcp = 0;           // its common prefix with the query (bytes)
@@ -173,8 +173,7 @@ void UrlAvlTree::CopyUrlTail(const Decoded& rec, uint32_t from, char* out) const
   }
 }
 
-int UrlAvlTree::CompareWith(uint32_t id, std::string_view query, size_t known,
-                            size_t* lcp) const {
+int UrlAvlTree::CompareWith(uint32_t id, std::string_view query, size_t known, size_t* lcp) const {
   const Decoded rec = Decode(id);
   const size_t length = rec.Length();
   // URL(id)[known, length): in place when the diff holds it all, else rebuilt.
@@ -251,12 +250,11 @@ absl::StatusOr<UrlAvlTree::AddResult> UrlAvlTree::Add(std::string_view url) {
   size_t header = WriteVarint(delta, header_bytes);
   if (delta > 0) header += WriteVarint(common, header_bytes + header);
   const size_t record = header + (url.size() - common);
-  if (url.size() > options_.max_arena_bytes ||
-      record > options_.max_arena_bytes - arena_.size()) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "url_avl_tree: a ", url.size(), "-byte URL does not fit: the arena holds ", arena_.size(),
-        " of at most ", options_.max_arena_bytes,
-        " bytes (DataPtr offsets are 32 bits); start another tree"));
+  if (url.size() > options_.max_arena_bytes || record > options_.max_arena_bytes - arena_.size()) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("url_avl_tree: a ", url.size(), "-byte URL does not fit: the arena holds ",
+                     arena_.size(), " of at most ", options_.max_arena_bytes,
+                     " bytes (DataPtr offsets are 32 bits); start another tree"));
   }
   // Allocate first so that nothing changes if an allocation throws.
   ReserveExtra(tree_, 1);
@@ -309,8 +307,8 @@ std::optional<uint32_t> UrlAvlTree::Find(std::string_view url) const {
 
 absl::Status UrlAvlTree::RetrieveInto(uint32_t id, std::string* out) const {
   if (id >= size()) {
-    return absl::OutOfRangeError(absl::StrCat("url_avl_tree: no URL with id ", id,
-                                              "; the tree holds ", size(), " URLs"));
+    return absl::OutOfRangeError(
+        absl::StrCat("url_avl_tree: no URL with id ", id, "; the tree holds ", size(), " URLs"));
   }
   const Decoded rec = Decode(id);
   out->resize(rec.Length());
@@ -417,8 +415,8 @@ absl::Status UrlAvlTree::CheckInvariants() const {
     const size_t start = data_ptr_[id];
     const size_t end = id + 1 < n ? data_ptr_[id + 1] : arena_.size();
     if (start > end || end > arena_.size()) {
-      return Corrupt(absl::StrCat("record ", id, " spans bytes [", start, ", ", end,
-                                  ") of a ", arena_.size(), "-byte arena"));
+      return Corrupt(absl::StrCat("record ", id, " spans bytes [", start, ", ", end, ") of a ",
+                                  arena_.size(), "-byte arena"));
     }
     const char* p = arena_.data() + start;
     const char* stop = arena_.data() + end;
@@ -497,8 +495,8 @@ absl::Status UrlAvlTree::CheckInvariants() const {
     const uint32_t hr = Right(id) == kNoChild ? 0 : height[Right(id)];
     height[id] = std::max(hl, hr) + 1;
     if (Height(id) != height[id]) {
-      return Corrupt(absl::StrCat("node ", id, " records height ", Height(id), ", has ",
-                                  height[id]));
+      return Corrupt(
+          absl::StrCat("node ", id, " records height ", Height(id), ", has ", height[id]));
     }
     if (hl > hr + 1 || hr > hl + 1) {
       return Corrupt(absl::StrCat("node ", id, " is unbalanced: left ", hl, ", right ", hr));

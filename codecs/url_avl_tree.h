@@ -202,10 +202,10 @@ class UrlAvlTree {
   friend class UrlAvlTreeTestPeer;  // reads and corrupts the arrays in tests
 
   struct Decoded {
-    uint32_t ref;         // referenced id; kNoChild when none
-    uint32_t common;      // common_prefix
-    const char* diff;     // first diff byte, in arena_
-    uint32_t diff_size;   // bytes
+    uint32_t ref;        // referenced id; kNoChild when none
+    uint32_t common;     // common_prefix
+    const char* diff;    // first diff byte, in arena_
+    uint32_t diff_size;  // bytes
     uint32_t Length() const { return common + diff_size; }
   };
   struct Descent;
@@ -222,9 +222,7 @@ class UrlAvlTree {
   void Search(std::string_view query, Descent* d) const;
 
   uint32_t Left(uint32_t id) const { return static_cast<uint32_t>(tree_[id] >> 36); }
-  uint32_t Right(uint32_t id) const {
-    return static_cast<uint32_t>(tree_[id] >> 4) & kNoChild;
-  }
+  uint32_t Right(uint32_t id) const { return static_cast<uint32_t>(tree_[id] >> 4) & kNoChild; }
   uint32_t Height(uint32_t id) const;  // 0 for kNoChild
   void SetLeft(uint32_t id, uint32_t left);
   void SetRight(uint32_t id, uint32_t right);

@@ -431,9 +431,8 @@ absl::Status UrlBlockReader::Get(size_t i, std::string* key) const {
 }
 
 absl::StatusOr<size_t> UrlBlockReader::ScanForward(std::string_view start_key, size_t start,
-                                                   uint64_t bits, size_t last,
-                                                   std::string_view key, std::string* scratch,
-                                                   bool* equal) const {
+                                                   uint64_t bits, size_t last, std::string_view key,
+                                                   std::string* scratch, bool* equal) const {
   scratch->assign(start_key);
   size_t length = start_key.size();
   BitSource in(forward_, bits);

@@ -1,9 +1,9 @@
-// The URL block codec: a sorted run of URL keys (canonical keys, extension/identity/canonical_key.h,
-// or any byte strings) front-coded, with every suffix entropy-coded by a shared UrlBlockModel
-// (url_block_model.h). A store cuts its sorted keys into blocks of a fixed number of keys and
-// keeps each block's first key, its head, in a UrlBlockIndex (url_block_index.h); the block
-// holds the other keys, each as the length of the prefix it shares with a neighbour plus the
-// rest of the key as tokens.
+// The URL block codec: a sorted run of URL keys (canonical keys,
+// extension/identity/canonical_key.h, or any byte strings) front-coded, with every suffix
+// entropy-coded by a shared UrlBlockModel (url_block_model.h). A store cuts its sorted keys into
+// blocks of a fixed number of keys and keeps each block's first key, its head, in a UrlBlockIndex
+// (url_block_index.h); the block holds the other keys, each as the length of the prefix it shares
+// with a neighbour plus the rest of the key as tokens.
 //
 // Two directions. The first half of a block is coded forward from its head (each key against
 // the key before it); the second half backward from the NEXT block's head (each key against the

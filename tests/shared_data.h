@@ -15,10 +15,10 @@ namespace crawldb::testing {
 // folder beside this checkout.
 inline std::string SharedDataPath(const std::string& relative) {
   const char* env = std::getenv("CRAWLDB_SHARED_DATA");
-  std::filesystem::path root = env != nullptr && *env != '\0'
-                                   ? std::filesystem::path(env)
-                                   : std::filesystem::path(__FILE__).parent_path().parent_path() /
-                                         ".." / "shared" / "data";
+  std::filesystem::path root =
+      env != nullptr && *env != '\0'
+          ? std::filesystem::path(env)
+          : std::filesystem::path(__FILE__).parent_path().parent_path() / ".." / "shared" / "data";
   return (root / relative).string();
 }
 

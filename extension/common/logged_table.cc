@@ -6,9 +6,11 @@ namespace crawldb {
 
 LoggedTable::LoggedTable(sqlite3* db, std::string module, absl::string_view schema,
                          absl::string_view table)
-    : db_(db), module_(std::move(module)),
+    : db_(db),
+      module_(std::move(module)),
       sync_(std::make_unique<TableSync>(db, module_, schema, table)),
-      schema_(schema), table_(table) {}
+      schema_(schema),
+      table_(table) {}
 
 void LoggedTable::RenameSync(absl::string_view schema, absl::string_view table) {
   auto sync = std::make_unique<TableSync>(db_, module_, schema, table);

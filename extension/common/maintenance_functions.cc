@@ -43,11 +43,10 @@ absl::Status Optimize(sqlite3_context* context, int, sqlite3_value**) {
   std::vector<std::string> names;
   for (CrawldbTable* table : tables) {
     std::string name = QuoteIdentifier(table->name());
-    CRAWLDB_RETURN_IF_ERROR(ExecSql(
-        connection->db(),
-        absl::StrCat("INSERT INTO ", QuoteIdentifier(table->schema()), ".", name, "(", name,
-                     ") VALUES ('optimize')"),
-        "crawldb_optimize"));
+    CRAWLDB_RETURN_IF_ERROR(ExecSql(connection->db(),
+                                    absl::StrCat("INSERT INTO ", QuoteIdentifier(table->schema()),
+                                                 ".", name, "(", name, ") VALUES ('optimize')"),
+                                    "crawldb_optimize"));
     names.push_back(absl::StrCat("\"", table->name(), "\""));
   }
   CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(tables));

@@ -12,9 +12,9 @@ constexpr absl::string_view kConfigDefinition = "(key TEXT PRIMARY KEY, value) W
 
 // Prepares, binds text parameters and runs a one-off statement; returns the first column of the
 // first row, if any.
-absl::StatusOr<std::optional<std::string>> RunOnce(sqlite3* db, absl::string_view module,
-                                                   const std::string& sql,
-                                                   std::initializer_list<absl::string_view> params) {
+absl::StatusOr<std::optional<std::string>> RunOnce(
+    sqlite3* db, absl::string_view module, const std::string& sql,
+    std::initializer_list<absl::string_view> params) {
   StatementCache once(db, std::string(module), {sql});
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, once.Use(0));
   int index = 1;
@@ -40,7 +40,8 @@ bool ShadowTableSet::IsShadowName(absl::string_view suffix) const {
 
 std::string ShadowTableSet::QualifiedName(absl::string_view schema, absl::string_view table,
                                           absl::string_view suffix) {
-  return absl::StrCat(QuoteIdentifier(schema), ".", QuoteIdentifier(absl::StrCat(table, "_", suffix)));
+  return absl::StrCat(QuoteIdentifier(schema), ".",
+                      QuoteIdentifier(absl::StrCat(table, "_", suffix)));
 }
 
 absl::Status ShadowTableSet::Create(
@@ -66,15 +67,16 @@ absl::StatusOr<int> ShadowTableSet::CheckFormat(sqlite3* db, absl::string_view s
                                                 absl::string_view table) const {
   absl::StatusOr<std::optional<std::string>> module = ReadConfig(db, schema, table, "module");
   if (!module.ok()) {
-    return CorruptError(module_, absl::StrCat("cannot read the config of table '", table,
-                                              "' (", module.status().message(), ")"));
+    return CorruptError(module_, absl::StrCat("cannot read the config of table '", table, "' (",
+                                              module.status().message(), ")"));
   }
   if (!module->has_value()) {
     return CorruptError(module_, absl::StrCat("table '", table, "' has no module in its config"));
   }
   if (**module != module_) {
-    return UserError(module_, absl::StrCat("table '", table, "' was created by module '",
-                                           **module, "', not '", module_, "'"),
+    return UserError(module_,
+                     absl::StrCat("table '", table, "' was created by module '", **module,
+                                  "', not '", module_, "'"),
                      absl::StrCat("declare it with USING ", **module));
   }
   CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> text,
@@ -102,8 +104,8 @@ absl::StatusOr<int> ShadowTableSet::CheckFormat(sqlite3* db, absl::string_view s
 
 absl::Status ShadowTableSet::Drop(sqlite3* db, absl::string_view schema,
                                   absl::string_view table) const {
-  std::string ddl = absl::StrCat("DROP TABLE IF EXISTS ",
-                                 QualifiedName(schema, table, kConfigSuffix), ";");
+  std::string ddl =
+      absl::StrCat("DROP TABLE IF EXISTS ", QualifiedName(schema, table, kConfigSuffix), ";");
   for (const ShadowTableSpec& spec : tables_) {
     absl::StrAppend(&ddl, "DROP TABLE IF EXISTS ", QualifiedName(schema, table, spec.suffix), ";");
   }
@@ -122,8 +124,10 @@ absl::Status ShadowTableSet::Rename(sqlite3* db, absl::string_view schema,
   return ExecSql(db, ddl, module_);
 }
 
-absl::StatusOr<std::optional<std::string>> ShadowTableSet::ReadConfig(
-    sqlite3* db, absl::string_view schema, absl::string_view table, absl::string_view key) const {
+absl::StatusOr<std::optional<std::string>> ShadowTableSet::ReadConfig(sqlite3* db,
+                                                                      absl::string_view schema,
+                                                                      absl::string_view table,
+                                                                      absl::string_view key) const {
   return RunOnce(db, module_,
                  absl::StrCat("SELECT value FROM ", QualifiedName(schema, table, kConfigSuffix),
                               " WHERE key = ?1"),
@@ -133,10 +137,11 @@ absl::StatusOr<std::optional<std::string>> ShadowTableSet::ReadConfig(
 absl::Status ShadowTableSet::WriteConfig(sqlite3* db, absl::string_view schema,
                                          absl::string_view table, absl::string_view key,
                                          absl::string_view value) const {
-  return RunOnce(db, module_,
-                 absl::StrCat("INSERT OR REPLACE INTO ", QualifiedName(schema, table, kConfigSuffix),
-                              "(key, value) VALUES (?1, ?2)"),
-                 {key, value})
+  return RunOnce(
+             db, module_,
+             absl::StrCat("INSERT OR REPLACE INTO ", QualifiedName(schema, table, kConfigSuffix),
+                          "(key, value) VALUES (?1, ?2)"),
+             {key, value})
       .status();
 }
 

@@ -15,9 +15,9 @@
 
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -27,8 +27,9 @@
 namespace crawldb {
 
 struct ShadowTableSpec {
-  absl::string_view suffix;      // "blocks" → table "t_blocks"
-  absl::string_view definition;  // what follows the name in CREATE TABLE: "(id INTEGER PRIMARY KEY, data BLOB)"
+  absl::string_view suffix;  // "blocks" → table "t_blocks"
+  absl::string_view
+      definition;  // what follows the name in CREATE TABLE: "(id INTEGER PRIMARY KEY, data BLOB)"
 };
 
 class ShadowTableSet {
@@ -39,7 +40,9 @@ class ShadowTableSet {
   // This build writes `format_version` and reads every version from `oldest_readable` up to it.
   ShadowTableSet(absl::string_view module, absl::Span<const ShadowTableSpec> tables,
                  int format_version, int oldest_readable)
-      : module_(module), tables_(tables), format_version_(format_version),
+      : module_(module),
+        tables_(tables),
+        format_version_(format_version),
         oldest_readable_(oldest_readable) {}
 
   // True for "config" and every suffix of the set: the xShadowName answer.

@@ -55,8 +55,8 @@ absl::Status ScopedStatement::BindDouble(int index, double value) {
   return Check(sqlite3_bind_double(statement_, index, value));
 }
 absl::Status ScopedStatement::BindText(int index, absl::string_view value) {
-  return Check(sqlite3_bind_text64(statement_, index, value.data(), value.size(),
-                                   SQLITE_TRANSIENT, SQLITE_UTF8));
+  return Check(sqlite3_bind_text64(statement_, index, value.data(), value.size(), SQLITE_TRANSIENT,
+                                   SQLITE_UTF8));
 }
 absl::Status ScopedStatement::BindBlob(int index, absl::Span<const uint8_t> value) {
   return BindBlobWith(index, value, SQLITE_TRANSIENT);
@@ -143,6 +143,5 @@ absl::StatusOr<ScopedStatement> StatementCache::Use(size_t slot) {
   *entry.in_use = true;
   return ScopedStatement(entry.statement, entry.in_use.get(), module_);
 }
-
 
 }  // namespace crawldb

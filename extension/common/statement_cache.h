@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -55,11 +55,10 @@ class ScopedStatement {
   ScopedStatement(sqlite3_stmt* statement, bool* in_use, absl::string_view module)
       : statement_(statement), in_use_(in_use), module_(module) {}
   absl::Status Check(int rc) const;
-  absl::Status BindBlobWith(int index, absl::Span<const uint8_t> value,
-                            void (*destructor)(void*));
+  absl::Status BindBlobWith(int index, absl::Span<const uint8_t> value, void (*destructor)(void*));
 
   sqlite3_stmt* statement_;
-  bool* in_use_;             // the cache's flag for this slot; cleared on destruction
+  bool* in_use_;              // the cache's flag for this slot; cleared on destruction
   absl::string_view module_;  // owned by the cache
 };
 

@@ -69,7 +69,8 @@ absl::Status ConstraintError(absl::string_view module, absl::string_view what,
 }
 
 absl::Status CorruptError(absl::string_view module, absl::string_view what) {
-  return absl::DataLossError(ErrorMessage(module, what, "the stored data is damaged; restore the file from a backup"));
+  return absl::DataLossError(
+      ErrorMessage(module, what, "the stored data is damaged; restore the file from a backup"));
 }
 
 absl::Status SqliteError(int rc, absl::string_view message) {

@@ -25,7 +25,8 @@ std::string ErrorMessage(absl::string_view module, absl::string_view what,
                          absl::string_view fix = {});
 
 // An error the user can correct (bad argument, misuse): SQLITE_ERROR.
-absl::Status UserError(absl::string_view module, absl::string_view what, absl::string_view fix = {});
+absl::Status UserError(absl::string_view module, absl::string_view what,
+                       absl::string_view fix = {});
 
 // A constraint violation (duplicate, refused value): SQLITE_CONSTRAINT, so that SQLite applies
 // the statement's conflict clause (OR IGNORE, OR ABORT, ...).
@@ -49,10 +50,9 @@ int SqliteCode(const absl::Status& status);
 #define CRAWLDB_CONCAT_INNER(a, b) a##b
 #define CRAWLDB_CONCAT(a, b) CRAWLDB_CONCAT_INNER(a, b)
 
-#define CRAWLDB_RETURN_IF_ERROR(expr)                      \
-  do {                                                     \
-    if (absl::Status crawldb_status_ = (expr); !crawldb_status_.ok()) \
-      return crawldb_status_;                              \
+#define CRAWLDB_RETURN_IF_ERROR(expr)                                                         \
+  do {                                                                                        \
+    if (absl::Status crawldb_status_ = (expr); !crawldb_status_.ok()) return crawldb_status_; \
   } while (false)
 
 #define CRAWLDB_ASSIGN_OR_RETURN(lhs, expr) \

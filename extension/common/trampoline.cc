@@ -33,10 +33,9 @@ void SetResultError(sqlite3_context* context, const absl::Status& status) noexce
 
 absl::Status UnexpectedException(const std::exception* e) noexcept {
   try {
-    return absl::InternalError(
-        absl::StrCat("crawldb: internal error: unexpected C++ exception",
-                     e != nullptr ? absl::StrCat(" (", e->what(), ")") : std::string(),
-                     "; please report it"));
+    return absl::InternalError(absl::StrCat(
+        "crawldb: internal error: unexpected C++ exception",
+        e != nullptr ? absl::StrCat(" (", e->what(), ")") : std::string(), "; please report it"));
   } catch (...) {
     return absl::InternalError("crawldb: internal error: unexpected C++ exception");
   }

@@ -130,8 +130,8 @@ class VtabModule {
   static Cursor* Self(sqlite3_vtab_cursor* cursor) { return static_cast<Cursor*>(cursor); }
 
   template <typename Factory>
-  static int Construct(Factory factory, sqlite3* db, void* aux, int argc,
-                       const char* const* argv, sqlite3_vtab** out, char** error) noexcept {
+  static int Construct(Factory factory, sqlite3* db, void* aux, int argc, const char* const* argv,
+                       sqlite3_vtab** out, char** error) noexcept {
     *out = nullptr;
     absl::Status status;
     try {
@@ -152,12 +152,12 @@ class VtabModule {
     return SqliteCode(status);
   }
 
-  static int XCreate(sqlite3* db, void* aux, int argc, const char* const* argv,
-                     sqlite3_vtab** out, char** error) noexcept {
+  static int XCreate(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out,
+                     char** error) noexcept {
     return Construct(&T::Create, db, aux, argc, argv, out, error);
   }
-  static int XConnect(sqlite3* db, void* aux, int argc, const char* const* argv,
-                      sqlite3_vtab** out, char** error) noexcept {
+  static int XConnect(sqlite3* db, void* aux, int argc, const char* const* argv, sqlite3_vtab** out,
+                      char** error) noexcept {
     return Construct(&T::Connect, db, aux, argc, argv, out, error);
   }
   static int XBestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) noexcept {
@@ -169,7 +169,7 @@ class VtabModule {
   }
   static int XDestroy(sqlite3_vtab* vtab) noexcept {
     int rc = SQLITE_OK;
-    if constexpr (requires(T& t) { t.Destroy(); }) {
+    if constexpr (requires(T & t) { t.Destroy(); }) {
       rc = GuardVtab(vtab, [&] { return Self(vtab)->Destroy(); });
     }
     if (rc == SQLITE_OK) delete Self(vtab);
@@ -184,8 +184,9 @@ class VtabModule {
     });
   }
   static int XClose(sqlite3_vtab_cursor* cursor) noexcept {
-    if constexpr (requires(T& t, std::unique_ptr<Cursor> c) {
-                    { t.CloseCursor(std::move(c)) } noexcept;
+    if constexpr (requires(T & t, std::unique_ptr<Cursor> c) {
+                    { t.CloseCursor(std::move(c)) }
+                    noexcept;
                   }) {
       Self(cursor->pVtab)->CloseCursor(std::unique_ptr<Cursor>(Self(cursor)));
     } else {
@@ -203,7 +204,10 @@ class VtabModule {
   // row, where the guard's cost shows: it sits in a function of its own, so that the fast path
   // does not pay for its stack frame.
   static int XNext(sqlite3_vtab_cursor* cursor) noexcept {
-    if constexpr (requires(Cursor& c) { { c.TryNextFast() } noexcept -> std::same_as<bool>; }) {
+    if constexpr (requires(Cursor & c) {
+                    { c.TryNextFast() }
+                    noexcept->std::same_as<bool>;
+                  }) {
       if (Self(cursor)->TryNextFast()) return SQLITE_OK;
     }
     return GuardedNext(cursor);
@@ -213,8 +217,9 @@ class VtabModule {
   }
   static int XEof(sqlite3_vtab_cursor* cursor) noexcept { return Self(cursor)->Eof() ? 1 : 0; }
   static int XColumn(sqlite3_vtab_cursor* cursor, sqlite3_context* context, int column) noexcept {
-    if constexpr (requires(Cursor& c) {
-                    { c.TryColumnFast(context, column) } noexcept -> std::same_as<bool>;
+    if constexpr (requires(Cursor & c) {
+                    { c.TryColumnFast(context, column) }
+                    noexcept->std::same_as<bool>;
                   }) {
       if (Self(cursor)->TryColumnFast(context, column)) return SQLITE_OK;
     }
@@ -277,13 +282,13 @@ class VtabModule {
     m.xEof = &XEof;
     m.xColumn = &XColumn;
     m.xRowid = &XRowid;
-    if constexpr (requires(T& t) { t.Update(0, nullptr, nullptr); }) m.xUpdate = &XUpdate;
-    if constexpr (requires(T& t) { t.Begin(); }) m.xBegin = &XBegin;
-    if constexpr (requires(T& t) { t.Sync(); }) m.xSync = &XSync;
-    if constexpr (requires(T& t) { t.Commit(); }) m.xCommit = &XCommit;
-    if constexpr (requires(T& t) { t.Rollback(); }) m.xRollback = &XRollback;
-    if constexpr (requires(T& t) { t.Rename(""); }) m.xRename = &XRename;
-    if constexpr (requires(T& t) { t.Savepoint(0); }) {
+    if constexpr (requires(T & t) { t.Update(0, nullptr, nullptr); }) m.xUpdate = &XUpdate;
+    if constexpr (requires(T & t) { t.Begin(); }) m.xBegin = &XBegin;
+    if constexpr (requires(T & t) { t.Sync(); }) m.xSync = &XSync;
+    if constexpr (requires(T & t) { t.Commit(); }) m.xCommit = &XCommit;
+    if constexpr (requires(T & t) { t.Rollback(); }) m.xRollback = &XRollback;
+    if constexpr (requires(T & t) { t.Rename(""); }) m.xRename = &XRename;
+    if constexpr (requires(T & t) { t.Savepoint(0); }) {
       m.xSavepoint = &XSavepoint;
       m.xRelease = &XRelease;
       m.xRollbackTo = &XRollbackTo;

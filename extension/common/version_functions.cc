@@ -32,14 +32,14 @@ const char* Sanitizers() {
 std::string VersionText() { return absl::StrCat(CRAWLDB_VERSION_STRING, "+", CRAWLDB_GIT_COMMIT); }
 
 std::string DebugText() {
-  return absl::StrCat("version: ", CRAWLDB_VERSION_STRING, "\n",                //
-                      "commit: ", CRAWLDB_GIT_COMMIT, "\n",                     //
-                      "build_type: ", CRAWLDB_BUILD_TYPE, "\n",                 //
-                      "compiler: ", CRAWLDB_CXX_COMPILER, "\n",                 //
-                      "flags: ", CRAWLDB_BUILD_FLAGS, "\n",                     //
-                      "sanitizers: ", Sanitizers(), "\n",                       //
-                      "sqlite_compiled: ", SQLITE_VERSION, "\n",                //
-                      "sqlite_running: ", sqlite3_libversion(), "\n",           //
+  return absl::StrCat("version: ", CRAWLDB_VERSION_STRING, "\n",       //
+                      "commit: ", CRAWLDB_GIT_COMMIT, "\n",            //
+                      "build_type: ", CRAWLDB_BUILD_TYPE, "\n",        //
+                      "compiler: ", CRAWLDB_CXX_COMPILER, "\n",        //
+                      "flags: ", CRAWLDB_BUILD_FLAGS, "\n",            //
+                      "sanitizers: ", Sanitizers(), "\n",              //
+                      "sqlite_compiled: ", SQLITE_VERSION, "\n",       //
+                      "sqlite_running: ", sqlite3_libversion(), "\n",  //
                       "abseil: ", ABSL_LTS_RELEASE_VERSION);
 }
 

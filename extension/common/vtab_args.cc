@@ -42,8 +42,8 @@ std::string FormatNumber(double value) {
 absl::StatusOr<std::string> ValidateValue(absl::string_view module, const OptionSpec& spec,
                                           absl::string_view raw) {
   auto bad = [&](absl::string_view expected) {
-    return UserError(module, absl::StrCat("option '", spec.name, "' must be ", expected,
-                                          ", got '", raw, "'"));
+    return UserError(
+        module, absl::StrCat("option '", spec.name, "' must be ", expected, ", got '", raw, "'"));
   };
   switch (spec.kind) {
     case OptionKind::kInteger: {
@@ -58,15 +58,17 @@ absl::StatusOr<std::string> ValidateValue(absl::string_view module, const Option
       double value = 0;
       if (!absl::SimpleAtod(raw, &value) || !std::isfinite(value) || value < spec.min ||
           value > spec.max) {
-        return bad(absl::StrCat("a number from ", FormatNumber(spec.min), " to ",
-                                FormatNumber(spec.max)));
+        return bad(
+            absl::StrCat("a number from ", FormatNumber(spec.min), " to ", FormatNumber(spec.max)));
       }
       return FormatNumber(value);
     }
     case OptionKind::kBoolean: {
       std::string word = absl::AsciiStrToLower(raw);
-      if (word == "true" || word == "on" || word == "yes" || word == "1") return std::string("true");
-      if (word == "false" || word == "off" || word == "no" || word == "0") return std::string("false");
+      if (word == "true" || word == "on" || word == "yes" || word == "1")
+        return std::string("true");
+      if (word == "false" || word == "off" || word == "no" || word == "0")
+        return std::string("false");
       return bad("true or false");
     }
     case OptionKind::kText:
@@ -114,14 +116,14 @@ absl::StatusOr<VtabOptions> VtabOptions::Parse(const VtabArgs& args,
                          "write positional arguments before the options");
       }
       if (next_positional >= positional.size()) {
-        return UserError(module, absl::StrCat("unexpected argument '", argument, "'"),
-                         positional.empty() ? ExpectedNames(options)
-                                            : "options are written key=value");
+        return UserError(
+            module, absl::StrCat("unexpected argument '", argument, "'"),
+            positional.empty() ? ExpectedNames(options) : "options are written key=value");
       }
       std::string value = Unquote(argument);
       if (value.empty()) {
-        return UserError(module, absl::StrCat("argument '", positional[next_positional].name,
-                                              "' is empty"));
+        return UserError(
+            module, absl::StrCat("argument '", positional[next_positional].name, "' is empty"));
       }
       result.values_[positional[next_positional].name] = std::move(value);
       ++next_positional;
@@ -129,7 +131,8 @@ absl::StatusOr<VtabOptions> VtabOptions::Parse(const VtabArgs& args,
     }
     seen_option = true;
     std::string key(absl::StripAsciiWhitespace(absl::string_view(argument).substr(0, equals)));
-    std::string raw = Unquote(absl::StripAsciiWhitespace(absl::string_view(argument).substr(equals + 1)));
+    std::string raw =
+        Unquote(absl::StripAsciiWhitespace(absl::string_view(argument).substr(equals + 1)));
     auto spec = std::find_if(options.begin(), options.end(),
                              [&](const OptionSpec& s) { return s.name == key; });
     if (spec == options.end()) {

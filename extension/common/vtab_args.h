@@ -13,9 +13,9 @@
 
 #include <cstdint>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -43,7 +43,7 @@ struct OptionSpec {
   absl::string_view name;
   OptionKind kind = OptionKind::kInteger;
   absl::string_view default_value;  // used when the option is absent; parsed like a given value
-  double min = 0;                  // numeric kinds: the accepted closed range
+  double min = 0;                   // numeric kinds: the accepted closed range
   double max = 0;
   std::vector<absl::string_view> choices = {};  // kText: the accepted values (any if empty)
 };
@@ -67,8 +67,8 @@ class VtabOptions {
   std::vector<std::pair<std::string, std::string>> Canonical() const;
 
  private:
-  std::vector<std::string> order_;                          // names in spec order
-  absl::flat_hash_map<std::string, std::string> values_;    // canonical text of each value
+  std::vector<std::string> order_;                        // names in spec order
+  absl::flat_hash_map<std::string, std::string> values_;  // canonical text of each value
 };
 
 }  // namespace crawldb

@@ -22,8 +22,6 @@ HugePageChunk AllocateHugePageChunk() {
   return HugePageChunk(chunk);
 }
 
-void HugePageChunkDeleter::operator()(char* chunk) const {
-  munmap(chunk, kHugePageChunkBytes);
-}
+void HugePageChunkDeleter::operator()(char* chunk) const { munmap(chunk, kHugePageChunkBytes); }
 
 }  // namespace crawldb

@@ -94,8 +94,7 @@ bool ReadFields(Reader* in, UrlRecord* record) {
     return false;
   }
   if (host > UINT32_MAX || depth < 1 || depth > UINT16_MAX || priority < INT32_MIN ||
-      priority > INT32_MAX || state >= kUrlStateCount || status < INT32_MIN ||
-      status > INT32_MAX) {
+      priority > INT32_MAX || state >= kUrlStateCount || status < INT32_MIN || status > INT32_MAX) {
     return false;
   }
   record->host = static_cast<uint32_t>(host);
@@ -172,7 +171,8 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
     url.kind = static_cast<UrlChangeKind>(kind);
     if (url.kind == UrlChangeKind::kDelete) continue;
     if (!ReadFields(&in, &url.record)) return Corrupt("bad URL fields");
-    if (url.kind == UrlChangeKind::kNew && (!in.Bytes(kMaxTextBytes, &url.text) || url.text.empty())) {
+    if (url.kind == UrlChangeKind::kNew &&
+        (!in.Bytes(kMaxTextBytes, &url.text) || url.text.empty())) {
       return Corrupt("bad URL text");
     }
   }

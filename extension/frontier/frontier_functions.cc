@@ -11,9 +11,9 @@
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
 #include "extension/frontier/frontier_table.h"
-#include "extension/links/links_table.h"
 #include "extension/identity/url_fingerprint.h"
 #include "extension/identity/url_normalizer.h"
+#include "extension/links/links_table.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb::frontier {
@@ -42,11 +42,16 @@ FunctionState* StateOf(sqlite3_context* context) {
 
 absl::string_view TypeName(sqlite3_value* value) {
   switch (sqlite3_value_type(value)) {
-    case SQLITE_INTEGER: return "an integer";
-    case SQLITE_FLOAT: return "a real";
-    case SQLITE_TEXT: return "text";
-    case SQLITE_BLOB: return "a blob";
-    default: return "NULL";
+    case SQLITE_INTEGER:
+      return "an integer";
+    case SQLITE_FLOAT:
+      return "a real";
+    case SQLITE_TEXT:
+      return "text";
+    case SQLITE_BLOB:
+      return "a blob";
+    default:
+      return "NULL";
   }
 }
 
@@ -88,8 +93,8 @@ absl::Status CheckArgument(absl::string_view function, int argc, sqlite3_value**
   return absl::OkStatus();
 }
 
-absl::Status CheckCount(absl::string_view function, absl::string_view signature, int argc,
-                        int min, int max) {
+absl::Status CheckCount(absl::string_view function, absl::string_view signature, int argc, int min,
+                        int max) {
   if (argc >= min && argc <= max) return absl::OkStatus();
   return UserError(function, absl::StrCat("expected ", min, " to ", max, " arguments ", signature,
                                           ", got ", argc));
@@ -112,7 +117,8 @@ absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_vie
     std::vector<std::string> sql(kNestedCount);
     sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO main.",
                                    QuoteIdentifier(frontier->urls_name()), "(url) VALUES (?1)");
-    sql[kAdd] = absl::StrCat("INSERT INTO ", f, "(", command, ", url, parent, priority, now, link) "
+    sql[kAdd] = absl::StrCat("INSERT INTO ", f, "(", command,
+                             ", url, parent, priority, now, link) "
                              "VALUES ('add', ?1, ?2, ?3, ?4, ?5)");
     sql[kLease] = absl::StrCat("INSERT INTO ", f, "(", command,
                                ", n, seconds, now) VALUES ('lease', ?1, ?2, ?3)");
@@ -212,7 +218,8 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return Refuse(context, state, "url is NULL");
   absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOf(argv[0]));
-  if (!url.ok()) return Refuse(context, state, absl::StrCat("invalid URL: ", url.status().message()));
+  if (!url.ok())
+    return Refuse(context, state, absl::StrCat("invalid URL: ", url.status().message()));
   std::optional<identity::NormalizedUrl> parent;
   if (argc >= 2 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     absl::StatusOr<identity::NormalizedUrl> normalised = identity::NormalizeUrl(TextOf(argv[1]));
@@ -302,8 +309,10 @@ absl::Status CrawlHostSet(sqlite3_context* context, int argc, sqlite3_value** ar
   if (sqlite3_value_type(argv[1]) != SQLITE_NULL && sqlite3_value_double(argv[1]) < 0) {
     return UserError(kName, "argument 2 (delay_s) must not be negative");
   }
-  if (argc >= 3 && sqlite3_value_type(argv[2]) != SQLITE_NULL && sqlite3_value_int64(argv[2]) < -1) {
-    return UserError(kName, "argument 3 (budget) must be -1 (table default), 0 (unlimited) or more");
+  if (argc >= 3 && sqlite3_value_type(argv[2]) != SQLITE_NULL &&
+      sqlite3_value_int64(argv[2]) < -1) {
+    return UserError(kName,
+                     "argument 3 (budget) must be -1 (table default), 0 (unlimited) or more");
   }
   CRAWLDB_RETURN_IF_ERROR(FrontierOf(state, kName).status());
   CRAWLDB_RETURN_IF_ERROR(RunNested(state, kHost, argc, argv, {0, 1, 2, 3}));
@@ -318,7 +327,15 @@ absl::Status CrawlHostSet(sqlite3_context* context, int argc, sqlite3_value** ar
 // idxNum bit i is set when argument i is given, argv follows argument order. An unusable
 // constraint on an argument column makes the plan unusable (SQLITE_CONSTRAINT). Cost 1.
 
-enum LeaseColumn { kLeaseId, kLeaseUrl, kLeaseDepth, kLeaseUntil, kLeaseN, kLeaseSeconds, kLeaseNow };
+enum LeaseColumn {
+  kLeaseId,
+  kLeaseUrl,
+  kLeaseDepth,
+  kLeaseUntil,
+  kLeaseN,
+  kLeaseSeconds,
+  kLeaseNow
+};
 
 class LeaseTable : public VirtualTable {
  public:
@@ -327,9 +344,10 @@ class LeaseTable : public VirtualTable {
 
   static absl::StatusOr<std::unique_ptr<LeaseTable>> Connect(sqlite3* db, void* aux,
                                                              const VtabArgs&) {
-    int rc = sqlite3_declare_vtab(
-        db, "CREATE TABLE x(id INTEGER, url TEXT, depth INTEGER, lease_until, "
-            "n HIDDEN, lease_s HIDDEN, now HIDDEN)");
+    int rc =
+        sqlite3_declare_vtab(db,
+                             "CREATE TABLE x(id INTEGER, url TEXT, depth INTEGER, lease_until, "
+                             "n HIDDEN, lease_s HIDDEN, now HIDDEN)");
     if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawl_lease");
     return std::make_unique<LeaseTable>(static_cast<FunctionState*>(aux));
   }
@@ -381,10 +399,10 @@ class LeaseTable::Cursor : public VirtualCursor {
     if (arguments[0] == nullptr || sqlite3_value_type(arguments[0]) == SQLITE_NULL) {
       return UserError(kName, "argument 1 (n) is required: crawl_lease(n [, lease_s] [, now])");
     }
-    if (sqlite3_value_type(arguments[0]) != SQLITE_INTEGER || sqlite3_value_int64(arguments[0]) < 1 ||
-        sqlite3_value_int64(arguments[0]) > kMaxLease) {
-      return UserError(kName, absl::StrCat("argument 1 (n) must be an integer from 1 to ", kMaxLease,
-                                           ", got ", TypeName(arguments[0])));
+    if (sqlite3_value_type(arguments[0]) != SQLITE_INTEGER ||
+        sqlite3_value_int64(arguments[0]) < 1 || sqlite3_value_int64(arguments[0]) > kMaxLease) {
+      return UserError(kName, absl::StrCat("argument 1 (n) must be an integer from 1 to ",
+                                           kMaxLease, ", got ", TypeName(arguments[0])));
     }
     const char* names[3] = {"n", "lease_s", "now"};
     for (int argument = 1; argument < 3; ++argument) {
@@ -393,10 +411,10 @@ class LeaseTable::Cursor : public VirtualCursor {
       int type = sqlite3_value_type(value);
       if ((type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
           (argument == 1 && sqlite3_value_double(value) <= 0)) {
-        return UserError(kName, absl::StrCat("argument ", argument + 1, " (", names[argument],
-                                             ") must be a ",
-                                             argument == 1 ? "positive number" : "number",
-                                             ", got ", TypeName(value)));
+        return UserError(
+            kName,
+            absl::StrCat("argument ", argument + 1, " (", names[argument], ") must be a ",
+                         argument == 1 ? "positive number" : "number", ", got ", TypeName(value)));
       }
     }
     CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state_, kName));

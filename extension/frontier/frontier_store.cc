@@ -18,9 +18,9 @@ absl::string_view Name(UrlState state) {
 }
 
 absl::Status Inconsistent(std::string_view what, uint64_t fp) {
-  return absl::DataLossError(absl::StrCat("frontier change set: ",
-                                          absl::string_view(what.data(), what.size()), " (fp ",
-                                          identity::FingerprintToSql(fp), ")"));
+  return absl::DataLossError(
+      absl::StrCat("frontier change set: ", absl::string_view(what.data(), what.size()), " (fp ",
+                   identity::FingerprintToSql(fp), ")"));
 }
 
 // now + delay, rounded up when the sum rounds down: a unix time has a resolution of 0.24 µs, and
@@ -48,9 +48,7 @@ std::string_view StateName(UrlState state) {
   return "?";
 }
 
-const UrlRecord* FrontierStore::Find(uint64_t fp) const {
-  return records_.Find(fp);
-}
+const UrlRecord* FrontierStore::Find(uint64_t fp) const { return records_.Find(fp); }
 
 std::optional<uint32_t> FrontierStore::FindHost(std::string_view name) const {
   auto it = host_ids_.find(absl::string_view(name.data(), name.size()));
@@ -268,8 +266,8 @@ std::vector<FrontierStore::Leased> FrontierStore::Lease(size_t n, double lease_s
   return leased;
 }
 
-FrontierStore::ConfirmResult FrontierStore::Confirm(uint64_t fp, int32_t status,
-                                                    double recrawl_s, double now) {
+FrontierStore::ConfirmResult FrontierStore::Confirm(uint64_t fp, int32_t status, double recrawl_s,
+                                                    double now) {
   Expire(now);
   const UrlRecord* found = Find(fp);
   if (found == nullptr || found->state != UrlState::kLeased) return ConfirmResult::kNotLeased;
@@ -416,10 +414,11 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
   for (const HostChange& change : changes.hosts) {
     if (change.id < hosts_.size()) {
       if (hosts_[change.id].name != change.name) {
-        return absl::DataLossError(absl::StrCat("frontier change set: host ", change.id,
-                                                " changes its name"));
+        return absl::DataLossError(
+            absl::StrCat("frontier change set: host ", change.id, " changes its name"));
       }
-    } else if (change.id == hosts_.size() && !host_ids_.contains(absl::string_view(change.name.data(), change.name.size()))) {
+    } else if (change.id == hosts_.size() &&
+               !host_ids_.contains(absl::string_view(change.name.data(), change.name.size()))) {
       CreateHost(change.name);
     } else {
       return absl::DataLossError(absl::StrCat("frontier change set: host ", change.id,
@@ -439,7 +438,8 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
     if (record.host >= hosts_.size()) return Inconsistent("names an unknown host", change.fp);
     if (change.kind == UrlChangeKind::kUpdate) {
       if (current == nullptr) return Inconsistent("updates an unknown URL", change.fp);
-      if (current->host != record.host) return Inconsistent("moves a URL to another host", change.fp);
+      if (current->host != record.host)
+        return Inconsistent("moves a URL to another host", change.fp);
       record.text_offset = current->text_offset;
       record.text_length = current->text_length;
     } else {
@@ -475,9 +475,12 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       return;
     }
     std::string_view text = Text(record);
-    if (identity::UrlFingerprint(text) != fp) problem(absl::StrCat("URL ", sql_fp, " has another URL's text"));
-    if (identity::UrlHost(text) != host.name) problem(absl::StrCat("URL ", sql_fp, " is not of its host"));
-    if (!host.members.contains(fp)) problem(absl::StrCat("URL ", sql_fp, " is missing from its host"));
+    if (identity::UrlFingerprint(text) != fp)
+      problem(absl::StrCat("URL ", sql_fp, " has another URL's text"));
+    if (identity::UrlHost(text) != host.name)
+      problem(absl::StrCat("URL ", sql_fp, " is not of its host"));
+    if (!host.members.contains(fp))
+      problem(absl::StrCat("URL ", sql_fp, " is missing from its host"));
     bool in_queue = host.queue.contains(KeyOf(fp, record));
     bool in_timers = timers_.contains({record.due, fp});
     if (in_queue != (record.state == UrlState::kQueued)) {
@@ -504,9 +507,11 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       problem(absl::StrCat("host ", host.name, " is not indexed by name"));
     }
     Host::Place expected = host.queue.empty() ? Host::Place::kNone : host.place;
-    if (host.place != expected) problem(absl::StrCat("host ", host.name, " is placed without a queue"));
+    if (host.place != expected)
+      problem(absl::StrCat("host ", host.name, " is placed without a queue"));
     if (!host.queue.empty()) {
-      if (host.place == Host::Place::kNone) problem(absl::StrCat("host ", host.name, " is not placed"));
+      if (host.place == Host::Place::kNone)
+        problem(absl::StrCat("host ", host.name, " is not placed"));
       if (host.place == Host::Place::kReady &&
           (host.ready_key != *host.queue.begin() || !ready_.contains({host.ready_key, id}))) {
         problem(absl::StrCat("host ", host.name, " sits in the ready set under a stale key"));
@@ -527,14 +532,15 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
   if (timers_.size() != timed) problem("the timer set holds URLs of other states");
   size_t placed = 0;
   for (const Host& host : hosts_) placed += host.place != Host::Place::kNone ? 1 : 0;
-  if (ready_.size() + waiting_.size() != placed) problem("the ready and waiting sets hold unplaced hosts");
+  if (ready_.size() + waiting_.size() != placed)
+    problem("the ready and waiting sets hold unplaced hosts");
   if (host_ids_.size() != hosts_.size()) problem("the host name index has stray names");
 }
 
 size_t FrontierStore::MemoryBytes() const {
   size_t bytes = records_.capacity() * (sizeof(uint64_t) + sizeof(UrlRecord) + 1) +
-                 text_.MemoryBytes() + hosts_.capacity() * sizeof(Host) +
-                 timers_.size() * 16 + undo_.capacity() * sizeof(UndoEntry);
+                 text_.MemoryBytes() + hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
+                 undo_.capacity() * sizeof(UndoEntry);
   for (const Host& host : hosts_) {
     bytes += host.name.capacity() + host.members.size() * 8 + host.queue.size() * sizeof(QueueKey);
   }

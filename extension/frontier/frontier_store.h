@@ -68,31 +68,31 @@ inline bool HasTimer(UrlState state) {
 inline constexpr int32_t kNoStatus = std::numeric_limits<int32_t>::min();
 
 struct UrlRecord {
-  uint64_t text_offset = 0;  // bytes into the store's text arena
-  uint32_t text_length = 0;  // bytes of normalised URL text
-  uint32_t host = 0;         // index of the URL's host (FrontierStore::host)
-  double due = 0;            // unix s: lease deadline, retry or re-crawl time (timer states only)
-  double last_fetch = 0;     // unix s of the last confirm; 0 when never confirmed
-  int32_t priority = 0;      // lower = more important
+  uint64_t text_offset = 0;    // bytes into the store's text arena
+  uint32_t text_length = 0;    // bytes of normalised URL text
+  uint32_t host = 0;           // index of the URL's host (FrontierStore::host)
+  double due = 0;              // unix s: lease deadline, retry or re-crawl time (timer states only)
+  double last_fetch = 0;       // unix s of the last confirm; 0 when never confirmed
+  int32_t priority = 0;        // lower = more important
   int32_t status = kNoStatus;  // last status given to confirm (HTTP code, negative = network)
-  uint16_t depth = 1;        // paper §2.3: 1 for seeds and links from other domains
+  uint16_t depth = 1;          // paper §2.3: 1 for seeds and links from other domains
   UrlState state = UrlState::kQueued;
-  uint8_t attempts = 0;      // failed fetches since the last success
+  uint8_t attempts = 0;  // failed fetches since the last success
 };
 
 struct HostSettings {
-  double delay_s = -1;        // seconds between two leases; < 0: the table's host_delay
-  int64_t budget = -1;        // most URLs of the host in the frontier; < 0: the table's host_budget
-  double blocked_until = 0;   // unix s: no lease before this time
-  double next_allowed = 0;    // unix s: last lease + delay (politeness)
+  double delay_s = -1;       // seconds between two leases; < 0: the table's host_delay
+  int64_t budget = -1;       // most URLs of the host in the frontier; < 0: the table's host_budget
+  double blocked_until = 0;  // unix s: no lease before this time
+  double next_allowed = 0;   // unix s: last lease + delay (politeness)
   bool operator==(const HostSettings&) const = default;
 };
 
 // The table options that govern the store (frontier_table.h documents them).
 struct FrontierPolicy {
   double host_delay_s = 1.0;
-  int64_t host_budget = 0;   // 0: unlimited
-  int64_t max_depth = 0;     // 0: unlimited
+  int64_t host_budget = 0;  // 0: unlimited
+  int64_t max_depth = 0;    // 0: unlimited
   int64_t max_attempts = 3;
   double retry_base_s = 60;  // back-off: retry after retry_base_s * 2^(attempts - 1)
 };

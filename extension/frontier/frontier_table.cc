@@ -41,17 +41,35 @@ const ShadowTableSet& Shadow() {
 
 const PositionalSpec kPositional[] = {{"urls table", "urls"}};
 const OptionSpec kOptions[] = {
-    {.name = "lease", .kind = OptionKind::kInteger, .default_value = "300", .min = 1,
+    {.name = "lease",
+     .kind = OptionKind::kInteger,
+     .default_value = "300",
+     .min = 1,
      .max = 31536000},
-    {.name = "max_depth", .kind = OptionKind::kInteger, .default_value = "0", .min = 0,
+    {.name = "max_depth",
+     .kind = OptionKind::kInteger,
+     .default_value = "0",
+     .min = 0,
      .max = 65535},
-    {.name = "host_delay", .kind = OptionKind::kReal, .default_value = "1.0", .min = 0,
+    {.name = "host_delay",
+     .kind = OptionKind::kReal,
+     .default_value = "1.0",
+     .min = 0,
      .max = 86400},
-    {.name = "host_budget", .kind = OptionKind::kInteger, .default_value = "0", .min = 0,
+    {.name = "host_budget",
+     .kind = OptionKind::kInteger,
+     .default_value = "0",
+     .min = 0,
      .max = 1e12},
-    {.name = "max_attempts", .kind = OptionKind::kInteger, .default_value = "3", .min = 1,
+    {.name = "max_attempts",
+     .kind = OptionKind::kInteger,
+     .default_value = "3",
+     .min = 1,
      .max = 255},
-    {.name = "retry_base", .kind = OptionKind::kReal, .default_value = "60", .min = 0,
+    {.name = "retry_base",
+     .kind = OptionKind::kReal,
+     .default_value = "60",
+     .min = 0,
      .max = 86400},
 };
 
@@ -326,14 +344,13 @@ std::unique_ptr<StatementCache> FrontierTable::MakeStatements() const {
       "INSERT OR REPLACE INTO ", hosts,
       "(id, name, delay, budget, blocked_until, next_allowed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   sql[kReadSnapshot] = absl::StrCat("SELECT part, seq, data FROM ", snapshot, " ORDER BY part");
-  sql[kWriteSnapshotPart] = absl::StrCat("INSERT OR REPLACE INTO ", snapshot,
-                                         "(part, seq, data) VALUES (?1, ?2, ?3)");
+  sql[kWriteSnapshotPart] =
+      absl::StrCat("INSERT OR REPLACE INTO ", snapshot, "(part, seq, data) VALUES (?1, ?2, ?3)");
   sql[kReadPartSeq] = absl::StrCat("SELECT seq FROM ", snapshot, " WHERE part = ?1");
   sql[kReadNextPart] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'next_part'");
-  sql[kWriteNextPart] = absl::StrCat("INSERT OR REPLACE INTO ", config,
-                                     "(key, value) VALUES ('next_part', ?1)");
-  sql[kReadLogSince] =
-      absl::StrCat("SELECT seq, data FROM ", log, " WHERE seq > ?1 ORDER BY seq");
+  sql[kWriteNextPart] =
+      absl::StrCat("INSERT OR REPLACE INTO ", config, "(key, value) VALUES ('next_part', ?1)");
+  sql[kReadLogSince] = absl::StrCat("SELECT seq, data FROM ", log, " WHERE seq > ?1 ORDER BY seq");
   sql[kAppendLog] = absl::StrCat("INSERT INTO ", log, "(seq, data) VALUES (?1, ?2)");
   sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq <= ?1");
   sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
@@ -374,15 +391,13 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
   policy.max_attempts = options.Integer("max_attempts");
   policy.retry_base_s = options.Real("retry_base");
   auto table = std::unique_ptr<FrontierTable>(
-      new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"),
-                        policy, static_cast<double>(options.Integer("lease"))));
+      new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"), policy,
+                        static_cast<double>(options.Integer("lease"))));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
 
-bool FrontierTable::IsShadowName(absl::string_view suffix) {
-  return Shadow().IsShadowName(suffix);
-}
+bool FrontierTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
 
 absl::Status FrontierTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
 
@@ -405,10 +420,9 @@ absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
   CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection_->Connect(urls_name_));
   auto* urls = dynamic_cast<urls::UrlsTable*>(table);
   if (urls == nullptr) {
-    return UserError(kFrontierModule,
-                     absl::StrCat("there is no crawldb_urls table named '", urls_name_, "'"),
-                     absl::StrCat("create it with CREATE VIRTUAL TABLE ", urls_name_,
-                                  " USING crawldb_urls"));
+    return UserError(
+        kFrontierModule, absl::StrCat("there is no crawldb_urls table named '", urls_name_, "'"),
+        absl::StrCat("create it with CREATE VIRTUAL TABLE ", urls_name_, " USING crawldb_urls"));
   }
   CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
   return urls;
@@ -435,12 +449,33 @@ absl::Status FrontierTable::BestIndex(sqlite3_index_info* info) {
     int plan;
     double cost, rows;
     switch (constraint.iColumn) {
-      case -1: plan = kPlanFp; cost = 1; rows = 1; break;
-      case kColumnUrl: plan = kPlanUrl; cost = 2; rows = 1; break;
-      case kColumnId: plan = kPlanId; cost = 3; rows = 1; break;
-      case kColumnHost: plan = kPlanHost; rows = n / 100 + 1; cost = 5 + rows; break;
-      case kColumnState: plan = kPlanState; rows = n / 4 + 1; cost = 5 + rows; break;
-      default: continue;
+      case -1:
+        plan = kPlanFp;
+        cost = 1;
+        rows = 1;
+        break;
+      case kColumnUrl:
+        plan = kPlanUrl;
+        cost = 2;
+        rows = 1;
+        break;
+      case kColumnId:
+        plan = kPlanId;
+        cost = 3;
+        rows = 1;
+        break;
+      case kColumnHost:
+        plan = kPlanHost;
+        rows = n / 100 + 1;
+        cost = 5 + rows;
+        break;
+      case kColumnState:
+        plan = kPlanState;
+        rows = n / 4 + 1;
+        cost = 5 + rows;
+        break;
+      default:
+        continue;
     }
     if (cost < best_cost) {
       best_plan = plan;
@@ -482,9 +517,9 @@ absl::Status FrontierTable::LoadAll() {
       if (!row) break;
       const int64_t part = select.ColumnInt64(0), seq = select.ColumnInt64(1);
       if (part < 0 || part >= static_cast<int64_t>(kRecordParts) || seq < 0) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': snapshot part ",
-                                                          part, " at log row ", seq,
-                                                          " is out of range"));
+        return CorruptError(kFrontierModule,
+                            absl::StrCat("table '", name_, "': snapshot part ", part,
+                                         " at log row ", seq, " is out of range"));
       }
       absl::StatusOr<ChangeSet> records = DecodeChangeSet(select.ColumnBlob(2));
       if (!records.ok()) return Corrupt(records.status());
@@ -495,8 +530,8 @@ absl::Status FrontierTable::LoadAll() {
         }
       }
       if (!records->hosts.empty()) {
-        return CorruptError(kFrontierModule,
-                            absl::StrCat("table '", name_, "': snapshot part ", part, " holds hosts"));
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': snapshot part ",
+                                                          part, " holds hosts"));
       }
       if (absl::Status status = store_.Apply(*records); !status.ok()) return Corrupt(status);
       part_seq[static_cast<size_t>(part)] = seq;
@@ -521,15 +556,14 @@ absl::Status FrontierTable::LoadAll() {
     if (!changes.ok()) return Corrupt(changes.status());
     for (const HostChange& host : changes->hosts) {
       if (host.id >= store_.host_count() || store_.host(host.id).name != host.name) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': log row ", seq,
-                                                          " names host ", host.id,
-                                                          " unlike the hosts table"));
+        return CorruptError(kFrontierModule,
+                            absl::StrCat("table '", name_, "': log row ", seq, " names host ",
+                                         host.id, " unlike the hosts table"));
       }
     }
     changes->hosts.clear();
-    std::erase_if(changes->urls, [&](const UrlChange& url) {
-      return part_seq[RecordPartOf(url.fp)] >= seq;
-    });
+    std::erase_if(changes->urls,
+                  [&](const UrlChange& url) { return part_seq[RecordPartOf(url.fp)] >= seq; });
     if (absl::Status status = store_.Apply(*changes); !status.ok()) return Corrupt(status);
     sync().Replayed(seq);
   }
@@ -560,9 +594,9 @@ absl::Status FrontierTable::LoadHosts() {
       return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': host row ",
                                                         names.size(), " is missing"));
     }
-    if (!is(1, SQLITE_TEXT) || name.empty() ||
-        name.size() > kMaxHostBytes || !is(2, SQLITE_FLOAT) || !is(3, SQLITE_INTEGER) ||
-        !is(4, SQLITE_FLOAT) || !is(5, SQLITE_FLOAT) || !std::isfinite(settings.delay_s) ||
+    if (!is(1, SQLITE_TEXT) || name.empty() || name.size() > kMaxHostBytes ||
+        !is(2, SQLITE_FLOAT) || !is(3, SQLITE_INTEGER) || !is(4, SQLITE_FLOAT) ||
+        !is(5, SQLITE_FLOAT) || !std::isfinite(settings.delay_s) ||
         !std::isfinite(settings.blocked_until) || !std::isfinite(settings.next_allowed)) {
       return CorruptError(kFrontierModule,
                           absl::StrCat("table '", name_, "': host row ", id, " is not valid"));
@@ -757,8 +791,8 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
   if (!url.ok()) {
     return ConstraintError(kFrontierModule, absl::StrCat("invalid URL: ", url.status().message()));
   }
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t priority, Integer(columns[kColumnPriority], 0, INT32_MIN,
-                                                     INT32_MAX, "priority"));
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t priority,
+                           Integer(columns[kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
   const uint64_t fp = identity::UrlFingerprint(url->text());
   *rowid = identity::FingerprintToSql(fp);
   AddPlan plan = PlanAdd(*url, nullptr);
@@ -873,7 +907,8 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
     if (sqlite3_value_type(parent_text) != SQLITE_TEXT) {
       return UserError(kFrontierModule, "add: parent must be text");
     }
-    absl::StatusOr<identity::NormalizedUrl> normalised = identity::NormalizeUrl(TextOfValue(parent_text));
+    absl::StatusOr<identity::NormalizedUrl> normalised =
+        identity::NormalizeUrl(TextOfValue(parent_text));
     if (!normalised.ok()) {
       last_add_.refusal = absl::StrCat("invalid parent URL: ", normalised.status().message());
       return absl::OkStatus();
@@ -920,7 +955,8 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
   last_lease_.clear();
   CRAWLDB_ASSIGN_OR_RETURN(int64_t n, Integer(columns[kColumnN], -1, 1, kMaxLease, "lease: n"));
   if (n < 0) return UserError(kFrontierModule, "lease: n is required");
-  CRAWLDB_ASSIGN_OR_RETURN(double lease_s, Seconds(columns[kColumnSeconds], lease_s_, "lease: seconds"));
+  CRAWLDB_ASSIGN_OR_RETURN(double lease_s,
+                           Seconds(columns[kColumnSeconds], lease_s_, "lease: seconds"));
   if (lease_s <= 0) return UserError(kFrontierModule, "lease: seconds must be positive");
   CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "lease: now"));
   for (const FrontierStore::Leased& leased : store_.Lease(static_cast<size_t>(n), lease_s, now)) {
@@ -937,9 +973,11 @@ absl::Status FrontierTable::CommandConfirm(sqlite3_value** columns) {
   }
   CRAWLDB_ASSIGN_OR_RETURN(int64_t status, Integer(columns[kColumnStatus], 200, INT32_MIN + 1,
                                                    INT32_MAX, "confirm: status"));
-  CRAWLDB_ASSIGN_OR_RETURN(double recrawl_s, Seconds(columns[kColumnSeconds], 0, "confirm: seconds"));
+  CRAWLDB_ASSIGN_OR_RETURN(double recrawl_s,
+                           Seconds(columns[kColumnSeconds], 0, "confirm: seconds"));
   CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "confirm: now"));
-  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
+  absl::StatusOr<identity::NormalizedUrl> url =
+      identity::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
   if (!url.ok()) {
     store_.Expire(now);  // as for any other confirm
     return absl::OkStatus();
@@ -955,18 +993,18 @@ absl::Status FrontierTable::CommandHost(sqlite3_value** columns) {
     return UserError(kFrontierModule, "host: host must be text");
   }
   // The host as URLs carry it: normalised through a URL.
-  absl::StatusOr<identity::NormalizedUrl> url =
-      identity::NormalizeUrl(absl::StrCat("http://", ToAbsl(TextOfValue(columns[kColumnHost])), "/"));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(
+      absl::StrCat("http://", ToAbsl(TextOfValue(columns[kColumnHost])), "/"));
   if (!url.ok() || url->path() != "/" || url->port() != 0) {
-    return UserError(kFrontierModule,
-                     absl::StrCat("host: '", ToAbsl(TextOfValue(columns[kColumnHost])),
-                                  "' is not a host name"));
+    return UserError(
+        kFrontierModule,
+        absl::StrCat("host: '", ToAbsl(TextOfValue(columns[kColumnHost])), "' is not a host name"));
   }
   CRAWLDB_ASSIGN_OR_RETURN(double delay, Seconds(columns[kColumnDelay], -1, "host: delay"));
   std::optional<int64_t> budget;
   if (sqlite3_value_type(columns[kColumnBudget]) != SQLITE_NULL) {
-    CRAWLDB_ASSIGN_OR_RETURN(budget, Integer(columns[kColumnBudget], 0, -1, int64_t{1} << 40,
-                                             "host: budget"));
+    CRAWLDB_ASSIGN_OR_RETURN(
+        budget, Integer(columns[kColumnBudget], 0, -1, int64_t{1} << 40, "host: budget"));
   }
   std::optional<double> until;
   if (sqlite3_value_type(columns[kColumnUntil]) != SQLITE_NULL) {

@@ -8,7 +8,8 @@
 //   host_delay    seconds between two leases of one host (0 .. 86400), real
 //   host_budget   most URLs of one host in the frontier, any state; 0 = unlimited (the default)
 //   max_attempts  failed fetches (status 5xx, 429 or negative) before a URL is `failed` (1 .. 255)
-//   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds (0 .. 86400)
+//   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds (0 ..
+//   86400)
 //
 // Columns: id (the URL's id in `urls`, looked up at read time; NULL if it is not there), url,
 // host, depth, priority, state ('queued' / 'leased' / 'done' / 'failed'), due (unix s: lease
@@ -34,7 +35,8 @@
 //                                          or refused URL is a constraint error (OR IGNORE skips
 //                                          it; OR REPLACE sets a known URL's priority)
 //
-// Shadow tables (formats owned by the headers named; format version 3, versions 1 and 2 are refused):
+// Shadow tables (formats owned by the headers named; format version 3, versions 1 and 2 are
+// refused):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when every part is rewritten at once: other connections then reload),
 //                 'next_part' (the snapshot part to rewrite next)
@@ -184,9 +186,7 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }
   void ClearUndo() override { store_.ClearUndo(); }
-  PlanFigures StoreFigures() const override {
-    return {static_cast<int64_t>(store_.size()), 0};
-  }
+  PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
   absl::Status Corrupt(const absl::Status& cause) const;
 
   sqlite3* db_;

@@ -23,8 +23,8 @@ void AppendReversedLabels(std::string_view name, char from, char separator, std:
   size_t start = 0;
   while (true) {
     const void* mark = std::memchr(name.data() + start, from, n - start);
-    const size_t end = mark == nullptr ? n : static_cast<size_t>(static_cast<const char*>(mark) -
-                                                                 name.data());
+    const size_t end =
+        mark == nullptr ? n : static_cast<size_t>(static_cast<const char*>(mark) - name.data());
     std::memcpy(reversed + (n - end), name.data() + start, end - start);
     if (mark == nullptr) return;
     reversed[n - end - 1] = separator;

@@ -1,11 +1,11 @@
 #include "extension/identity/url_normalizer.h"
 
-#include <uriparser/Uri.h>
 #include <idn2.h>
+#include <uriparser/Uri.h>
 
 #include <algorithm>
-#include <cassert>
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -13,7 +13,9 @@ constexpr int kColumnSrc = LinkCursor::kColumnSrc;
 constexpr int kColumnDst = LinkCursor::kColumnDst;
 constexpr int kColumnPos = LinkCursor::kColumnPos;
 
-int PrimaryColumn(Direction primary) { return primary == Direction::kOut ? kColumnSrc : kColumnDst; }
+int PrimaryColumn(Direction primary) {
+  return primary == Direction::kOut ? kColumnSrc : kColumnDst;
+}
 
 // The node a constraint value names, if it names one.
 std::optional<uint32_t> NodeOf(sqlite3_value* value) {
@@ -109,7 +111,8 @@ bool LinkCursor::Deleted(uint32_t node) const {
   return id >= 1 && id <= urls_->store().max_id() && !urls_->store().IsLive(id);
 }
 
-void LinkCursor::VisibleList(Direction direction, uint32_t node, std::vector<uint32_t>* list) const {
+void LinkCursor::VisibleList(Direction direction, uint32_t node,
+                             std::vector<uint32_t>* list) const {
   if (Deleted(node)) {
     list->clear();
     return;

@@ -55,8 +55,7 @@ absl::StatusOr<ArcsFile> ReadArcsFile(const std::string& path) {
     uint32_t src = 0, dst = 0;
     if (gap == std::string_view::npos || !ParseId(text.substr(0, gap), &src) ||
         !ParseId(Trim(text.substr(gap)), &dst)) {
-      return LineError(result.lines,
-                       "expected two ids from 0 to 4294967295 separated by a tab");
+      return LineError(result.lines, "expected two ids from 0 to 4294967295 separated by a tab");
     }
     result.arcs.push_back({src, dst});
   }
@@ -69,7 +68,7 @@ absl::StatusOr<LinksFile> ReadLinksFile(const std::string& path) {
   if (!file.ok()) return file.status();
   LinksFile result;
   absl::flat_hash_map<std::string, size_t> record_of;  // source → index in records
-  size_t current = SIZE_MAX;  // index of the record being read
+  size_t current = SIZE_MAX;                           // index of the record being read
   std::string line;
   while (std::getline(*file, line)) {
     ++result.lines;

@@ -34,7 +34,8 @@ struct LinksRecord {
   std::vector<std::string> destinations;  // as written, trimmed, in page order
 };
 struct LinksFile {
-  std::vector<LinksRecord> records;  // one per source: its newest record, in file order of first appearance
+  std::vector<LinksRecord>
+      records;  // one per source: its newest record, in file order of first appearance
   uint64_t lines = 0;
   uint64_t superseded = 0;  // older records of a source that a newer one replaced
 };

@@ -10,9 +10,9 @@
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
+#include "extension/identity/url_normalizer.h"
 #include "extension/links/link_files.h"
 #include "extension/links/links_table.h"
-#include "extension/identity/url_normalizer.h"
 #include "extension/urls/urls_table.h"
 
 namespace crawldb::links {
@@ -60,10 +60,9 @@ absl::Status FileError(absl::string_view function, const std::string& path,
 absl::Status RunImport(sqlite3* db, LinksTable* links, std::vector<codecs::Arc>* arcs,
                        absl::string_view function) {
   std::string table = QuoteIdentifier(links->name());
-  StatementCache statements(
-      db, std::string(function),
-      {absl::StrCat("INSERT INTO ", QuoteIdentifier(links->schema()), ".", table, "(", table,
-                    ", arg) VALUES ('import', ?1)")});
+  StatementCache statements(db, std::string(function),
+                            {absl::StrCat("INSERT INTO ", QuoteIdentifier(links->schema()), ".",
+                                          table, "(", table, ", arg) VALUES ('import', ?1)")});
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement import, statements.Use(0));
   int rc = sqlite3_bind_pointer(import.get(), 1, arcs, kArcsPointerType, nullptr);
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, function);
@@ -79,9 +78,9 @@ absl::Status ImportArcs(sqlite3_context* context, int, sqlite3_value** argv) {
   const size_t read = file->arcs.size();
   CRAWLDB_RETURN_IF_ERROR(
       RunImport(sqlite3_context_db_handle(context), links, &file->arcs, kFunction));
-  ResultText(context, absl::StrFormat(
-                          "{\"lines\":%d,\"arcs_read\":%d,\"links\":%d,\"nodes\":%d}", file->lines,
-                          read, links->store().arc_count(), links->store().node_limit()));
+  ResultText(context, absl::StrFormat("{\"lines\":%d,\"arcs_read\":%d,\"links\":%d,\"nodes\":%d}",
+                                      file->lines, read, links->store().arc_count(),
+                                      links->store().node_limit()));
   return absl::OkStatus();
 }
 
@@ -112,7 +111,8 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   auto normalize = [&](const std::string& raw) -> const std::optional<std::string>& {
     auto [at, inserted] = normalized.try_emplace(raw);
     if (inserted) {
-      absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw, urls->normalize_options());
+      absl::StatusOr<identity::NormalizedUrl> url =
+          identity::NormalizeUrl(raw, urls->normalize_options());
       if (url.ok()) at->second = url->text();
     }
     if (!at->second.has_value()) ++invalid;
@@ -152,7 +152,8 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
       CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, url));
       CRAWLDB_RETURN_IF_ERROR(insert.Run());
     }
-    absl::StatusOr<identity::NormalizedUrl> parsed = identity::NormalizeUrl(url, urls->normalize_options());
+    absl::StatusOr<identity::NormalizedUrl> parsed =
+        identity::NormalizeUrl(url, urls->normalize_options());
     if (!parsed.ok()) return parsed.status();
     CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> stored, urls->IdOf(*parsed));
     if (!stored.has_value() || *stored > UINT32_MAX) {

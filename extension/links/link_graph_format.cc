@@ -50,9 +50,9 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
   const uint8_t* p = parts[0].data();
   const uint8_t* end = p + parts[0].size();
   if (*p != kGraphFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "links: the graph was written in format version ", *p, "; this build reads version ",
-        kGraphFormatVersion));
+    return absl::FailedPreconditionError(
+        absl::StrCat("links: the graph was written in format version ", *p,
+                     "; this build reads version ", kGraphFormatVersion));
   }
   ++p;
   uint64_t out_bytes = 0, in_bytes = 0, part_bytes = 0;
@@ -71,8 +71,8 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
   }
   LoadedGraph loaded;
   size_t next = 1;
-  for (auto [bytes, count, graph] :
-       {std::tuple{out_bytes, out_parts, &loaded.out}, std::tuple{in_bytes, in_parts, &loaded.in}}) {
+  for (auto [bytes, count, graph] : {std::tuple{out_bytes, out_parts, &loaded.out},
+                                     std::tuple{in_bytes, in_parts, &loaded.in}}) {
     std::vector<uint8_t> joined;
     joined.reserve(bytes);
     for (size_t i = 0; i < count; ++i, ++next) {

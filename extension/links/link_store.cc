@@ -69,13 +69,16 @@ void LinkStore::List(Direction direction, uint32_t node, std::vector<uint32_t>* 
       list->swap(scratch_);
       return;
     }
-    Merge(scratch_, added, [](uint32_t) { return false; }, list);
+    Merge(
+        scratch_, added, [](uint32_t) { return false; }, list);
   } else if (direction == Direction::kOut) {
-    Merge(scratch_, added, [&](uint32_t dst) { return tombstones_.contains(ArcKey(node, dst)); },
-          list);
+    Merge(
+        scratch_, added, [&](uint32_t dst) { return tombstones_.contains(ArcKey(node, dst)); },
+        list);
   } else {
-    Merge(scratch_, added, [&](uint32_t src) { return tombstones_.contains(ArcKey(src, node)); },
-          list);
+    Merge(
+        scratch_, added, [&](uint32_t src) { return tombstones_.contains(ArcKey(src, node)); },
+        list);
   }
 }
 
@@ -197,20 +200,22 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
       if (sources == nullptr || !std::binary_search(sources->begin(), sources->end(), src)) {
         problem(absl::StrCat("delta arc ", src, " -> ", dst, " is missing from the in-delta"));
       }
-      if (InBase(src, dst)) problem(absl::StrCat("delta arc ", src, " -> ", dst, " is in the base"));
+      if (InBase(src, dst))
+        problem(absl::StrCat("delta arc ", src, " -> ", dst, " is in the base"));
       ++mirrored;
     }
   });
   size_t in_arcs = 0;
-  delta_in_.ForEach([&](uint32_t, const std::vector<uint32_t>& sources) { in_arcs += sources.size(); });
+  delta_in_.ForEach(
+      [&](uint32_t, const std::vector<uint32_t>& sources) { in_arcs += sources.size(); });
   if (mirrored != delta_arcs_ || in_arcs != delta_arcs_) {
     problem(absl::StrCat("delta holds ", mirrored, " out and ", in_arcs, " in arcs, counted ",
                          delta_arcs_));
   }
   for (uint64_t key : tombstones_) {
     if (!InBase(static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key))) {
-      problem(absl::StrCat("tombstone ", key >> 32, " -> ", key & 0xffffffff,
-                           " names no base arc"));
+      problem(
+          absl::StrCat("tombstone ", key >> 32, " -> ", key & 0xffffffff, " names no base arc"));
     }
   }
   if (out_->size() != in_->size() || out_->arc_count() != in_->arc_count()) {

@@ -34,7 +34,9 @@ const ShadowTableSet& Shadow() {
 
 const PositionalSpec kLinksPositional[] = {{.name = "urls", .default_value = "urls"}};
 const OptionSpec kLinksOptions[] = {
-    {.name = "codec", .kind = OptionKind::kText, .default_value = "link3",
+    {.name = "codec",
+     .kind = OptionKind::kText,
+     .default_value = "link3",
      .choices = {"link1", "link2", "link3", "link3+huff"}},
 };
 const PositionalSpec kInlinksPositional[] = {{.name = "outlinks", .default_value = "outlinks"}};
@@ -107,8 +109,8 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Create(sqlite3* db, void
   CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<LinksTable> table, Connect(db, aux, args));
   // The empty graph in the table's codec, so that every table has a base.
   LinkStore empty;
-  std::vector<std::vector<uint8_t>> parts = GraphParts(empty.base(Direction::kOut),
-                                                       empty.base(Direction::kIn));
+  std::vector<std::vector<uint8_t>> parts =
+      GraphParts(empty.base(Direction::kOut), empty.base(Direction::kIn));
   CRAWLDB_RETURN_IF_ERROR(table->WriteGraph(parts));
   CRAWLDB_RETURN_IF_ERROR(table->SaveFigures());
   return table;
@@ -286,14 +288,14 @@ absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_val
   CRAWLDB_ASSIGN_OR_RETURN(uint32_t dst, InsertedId(dst_value, "dst"));
   urls::UrlsTable* urls = Urls();
   if (urls == nullptr) {
-    return UserError(kLinksModule, absl::StrCat("the urls table '", urls_name_, "' of ", name_,
-                                                " does not exist"),
-                     "create it, or load graphs without URLs with crawldb_import_arcs()");
+    return UserError(
+        kLinksModule,
+        absl::StrCat("the urls table '", urls_name_, "' of ", name_, " does not exist"),
+        "create it, or load graphs without URLs with crawldb_import_arcs()");
   }
   for (uint32_t id : {src, dst}) {
     if (!urls->store().IsLive(id)) {
-      return ConstraintError(kLinksModule,
-                             absl::StrCat("no URL has id ", id, " in ", urls_name_),
+      return ConstraintError(kLinksModule, absl::StrCat("no URL has id ", id, " in ", urls_name_),
                              "insert the URL first");
     }
   }
@@ -307,9 +309,11 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
   absl::string_view name = text == nullptr ? "" : text;
   if (name == "optimize") return Rewrite(store_.Arcs());
   if (name == "import") {
-    auto* arcs = static_cast<std::vector<codecs::Arc>*>(sqlite3_value_pointer(arg, kArcsPointerType));
+    auto* arcs =
+        static_cast<std::vector<codecs::Arc>*>(sqlite3_value_pointer(arg, kArcsPointerType));
     if (arcs == nullptr) {
-      return UserError(kLinksModule, "'import' is run by crawldb_import_arcs and crawldb_import_links",
+      return UserError(kLinksModule,
+                       "'import' is run by crawldb_import_arcs and crawldb_import_links",
                        "call one of those functions");
     }
     std::vector<codecs::Arc> all = store_.Arcs();
@@ -464,11 +468,11 @@ absl::StatusOr<LinksTable*> InlinksTable::Outlinks() const {
   }
   auto* links = dynamic_cast<LinksTable*>(table);
   if (links == nullptr) {
-    return UserError(kInlinksModule,
-                     absl::StrCat("table '", name_, "' reads '", outlinks_,
-                                  "', which is not a crawldb_links table"),
-                     absl::StrCat("create it: CREATE VIRTUAL TABLE ", outlinks_,
-                                  " USING crawldb_links(urls)"));
+    return UserError(
+        kInlinksModule,
+        absl::StrCat("table '", name_, "' reads '", outlinks_,
+                     "', which is not a crawldb_links table"),
+        absl::StrCat("create it: CREATE VIRTUAL TABLE ", outlinks_, " USING crawldb_links(urls)"));
   }
   return links;
 }
@@ -487,7 +491,7 @@ absl::Status InlinksTable::BestIndex(sqlite3_index_info* info) {
 }
 
 absl::StatusOr<std::unique_ptr<LinkCursor>> InlinksTable::Open() {
-  CRAWLDB_ASSIGN_OR_RETURN(LinksTable* links, Outlinks());
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Outlinks());
   CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, links->Current());
   return std::make_unique<LinkCursor>(store, links->Urls(), Direction::kIn);
 }

@@ -140,8 +140,11 @@ class InlinksTable : public VirtualTable {
  private:
   InlinksTable(Connection* connection, const VtabArgs& args, std::string outlinks,
                PlanFigures outlinks_figures)
-      : connection_(connection), schema_(args.schema), name_(args.table),
-        outlinks_(std::move(outlinks)), outlinks_figures_(outlinks_figures) {}
+      : connection_(connection),
+        schema_(args.schema),
+        name_(args.table),
+        outlinks_(std::move(outlinks)),
+        outlinks_figures_(outlinks_figures) {}
   absl::StatusOr<LinksTable*> Outlinks() const;
 
   Connection* connection_;

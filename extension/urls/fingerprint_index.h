@@ -31,7 +31,7 @@ class FingerprintIndex {
 
   bool base_built_ = false;
   std::vector<Entry> base_;
-  size_t tail_indexed_ = 0;   // tail entries [0, tail_indexed_) are in tail_
+  size_t tail_indexed_ = 0;    // tail entries [0, tail_indexed_) are in tail_
   uint64_t tail_rewinds_ = 0;  // store.tail_rewinds() when tail_ was built
   std::vector<Entry> tail_;
 };

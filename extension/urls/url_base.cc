@@ -228,8 +228,8 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[1]);
   if (!heads.ok()) return Corrupt(absl::StrCat("heads: ", heads.status().message()));
   if (heads->size() != blocks) {
-    return Corrupt(absl::StrCat("the head index holds ", heads->size(), " heads, expected ",
-                                blocks));
+    return Corrupt(
+        absl::StrCat("the head index holds ", heads->size(), " heads, expected ", blocks));
   }
   // Every head decoded (Validate's checks, keeping the heads).
   std::string head;
@@ -261,14 +261,15 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
     const size_t stored_part = part + model_parts;  // its number among the stored parts
     const size_t expected = std::min(kBlocksPerPart, blocks - first_block);
     if (q == nullptr || part_blocks != expected) {
-      return Corrupt(
-          absl::StrCat("part ", stored_part, " holds ", part_blocks, " blocks, expected ", expected));
+      return Corrupt(absl::StrCat("part ", stored_part, " holds ", part_blocks,
+                                  " blocks, expected ", expected));
     }
     std::vector<uint64_t> sizes(part_blocks);
     for (uint64_t& size : sizes) {
       q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
     }
-    if (q == nullptr) return Corrupt(absl::StrCat("part ", stored_part, " has a malformed block list"));
+    if (q == nullptr)
+      return Corrupt(absl::StrCat("part ", stored_part, " has a malformed block list"));
     for (size_t b = 0; b < part_blocks; ++b) {
       const size_t block = first_block + b;
       if (sizes[b] > static_cast<uint64_t>(part_end - q)) {
@@ -292,7 +293,8 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
       base.blocks_.insert(base.blocks_.end(), bytes.begin(), bytes.end());
       base.block_offsets_.push_back(base.blocks_.size());
     }
-    if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", stored_part));
+    if (q != part_end)
+      return Corrupt(absl::StrCat("bytes after the last block of part ", stored_part));
   }
   return base;
 }
@@ -345,11 +347,10 @@ absl::Span<const uint8_t> UrlBase::Block(size_t block) const {
 }
 
 absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
-  return UrlBlockReader::Open(*model_, heads_[block],
-                              block + 1 < block_count()
-                                  ? std::optional<std::string_view>(heads_[block + 1])
-                                  : std::nullopt,
-                              Block(block));
+  return UrlBlockReader::Open(
+      *model_, heads_[block],
+      block + 1 < block_count() ? std::optional<std::string_view>(heads_[block + 1]) : std::nullopt,
+      Block(block));
 }
 
 static_assert(kKeysPerBlock <= 255, "UrlBase::Landmarks keeps key indices in bytes");
@@ -370,22 +371,21 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
       reader->UseLandmarks(landmarks);
       return reader;
     }
-    landmarks_.push_back({static_cast<uint32_t>(landmark_keys_.size()),
-                          static_cast<uint32_t>(found->forward_key.size()),
-                          static_cast<uint32_t>(found->backward_key.size()),
-                          static_cast<uint32_t>(found->first_backward_key.size()),
-                          static_cast<uint32_t>(found->forward_bits),
-                          static_cast<uint32_t>(found->backward_bits),
-                          static_cast<uint8_t>(found->forward_index),
-                          static_cast<uint8_t>(found->backward_index)});
+    landmarks_.push_back(
+        {static_cast<uint32_t>(landmark_keys_.size()),
+         static_cast<uint32_t>(found->forward_key.size()),
+         static_cast<uint32_t>(found->backward_key.size()),
+         static_cast<uint32_t>(found->first_backward_key.size()),
+         static_cast<uint32_t>(found->forward_bits), static_cast<uint32_t>(found->backward_bits),
+         static_cast<uint8_t>(found->forward_index), static_cast<uint8_t>(found->backward_index)});
     landmark_keys_.append(landmark_scratch_);
     slot = static_cast<uint32_t>(landmarks_.size());
     landmark_slots_[block] = slot;
   }
   const Landmarks& stored = landmarks_[slot - 1];
-  const std::string_view keys(landmark_keys_.data() + stored.keys_offset,
-                              size_t{stored.forward_length} + stored.backward_length +
-                                  stored.first_backward_length);
+  const std::string_view keys(
+      landmark_keys_.data() + stored.keys_offset,
+      size_t{stored.forward_length} + stored.backward_length + stored.first_backward_length);
   landmarks->forward_index = stored.forward_index;
   landmarks->forward_bits = stored.forward_bits;
   landmarks->forward_key = keys.substr(0, stored.forward_length);

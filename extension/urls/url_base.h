@@ -168,13 +168,13 @@ class UrlBase {
   // On the heap so that a reader over a moved base still points to it; shared with the bases
   // coded with the same model (url_part.h).
   std::shared_ptr<const codecs::UrlBlockModel> model_;
-  size_t model_bytes_ = 0;  // Serialized size of *model_.
-  BlockKeys heads_;         // the first key of every block, decoded
+  size_t model_bytes_ = 0;               // Serialized size of *model_.
+  BlockKeys heads_;                      // the first key of every block, decoded
   std::vector<uint8_t> blocks_;          // every block, back to back
   std::vector<uint64_t> block_offsets_;  // block b is blocks_[block_offsets_[b], [b + 1])
   // The first 8 bytes of every head, big-endian, zero-padded: FindBlock compares these first.
   std::vector<uint64_t> head_prefixes_;
-  mutable std::string scratch_;          // Find's and LowerBound's decoding buffer
+  mutable std::string scratch_;  // Find's and LowerBound's decoding buffer
   // StoredBytes and HeadIndexBytes, computed once (a base does not change; 0: not yet).
   mutable size_t stored_bytes_ = 0;
   mutable size_t head_index_bytes_ = 0;
@@ -217,9 +217,9 @@ class UrlBaseSampler {
   void Thin();  // Doubles the stride, dropping the blocks it no longer takes.
 
   size_t max_bytes_;
-  size_t stride_ = 1;    // blocks: every stride_-th is sampled
+  size_t stride_ = 1;  // blocks: every stride_-th is sampled
   size_t keys_seen_ = 0;
-  std::string bytes_;    // the sampled keys, back to back
+  std::string bytes_;                     // the sampled keys, back to back
   std::vector<uint32_t> ends_;            // key i is bytes_[ends_[i − 1], ends_[i])
   std::vector<uint64_t> sampled_blocks_;  // block number of each run of sampled keys
 };

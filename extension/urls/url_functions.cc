@@ -43,14 +43,16 @@ absl::Status Host(sqlite3_context* context, int, sqlite3_value** argv) {
 
 absl::Status Domain(sqlite3_context* context, int, sqlite3_value** argv) {
   auto url = Argument(argv[0]);
-  if (url.has_value() && url->ok()) ResultText(context, identity::RegistrableDomain((*url)->host()));
+  if (url.has_value() && url->ok())
+    ResultText(context, identity::RegistrableDomain((*url)->host()));
   return absl::OkStatus();
 }
 
 absl::Status Fingerprint(sqlite3_context* context, int, sqlite3_value** argv) {
   auto url = Argument(argv[0]);
   if (url.has_value() && url->ok()) {
-    sqlite3_result_int64(context, identity::FingerprintToSql(identity::UrlFingerprint((*url)->text())));
+    sqlite3_result_int64(context,
+                         identity::FingerprintToSql(identity::UrlFingerprint((*url)->text())));
   }
   return absl::OkStatus();
 }

@@ -33,7 +33,8 @@ size_t FilterWord(uint64_t hash, size_t words) {
 }
 uint64_t FilterBits(uint64_t hash) {
   uint64_t bits = 0;
-  for (int probe = 0; probe < kFilterProbes; ++probe) bits |= uint64_t{1} << ((hash >> (6 * probe)) & 63);
+  for (int probe = 0; probe < kFilterProbes; ++probe)
+    bits |= uint64_t{1} << ((hash >> (6 * probe)) & 63);
   return bits;
 }
 
@@ -124,8 +125,7 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   const uint8_t* end = p + data.size();
   if (p == end) return Corrupt("empty");
   if (*p != kPartFormatVersion) {
-    return Corrupt(absl::StrCat("format version ", *p, ", this build reads ",
-                                kPartFormatVersion));
+    return Corrupt(absl::StrCat("format version ", *p, ", this build reads ", kPartFormatVersion));
   }
   uint64_t through_id = 0, count = 0;
   p = codecs::ReadVarint(p + 1, end, &through_id);
@@ -146,7 +146,8 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   part.ids_.resize(id_bytes + kIdPadding, 0);
   p += id_bytes;
   const size_t filter_words = FilterWords(count);
-  if (filter_words > static_cast<size_t>(end - p) / 8) return Corrupt("the filter runs past the end");
+  if (filter_words > static_cast<size_t>(end - p) / 8)
+    return Corrupt("the filter runs past the end");
   part.filter_.resize(filter_words);
   for (uint64_t& word : part.filter_) {
     word = 0;
@@ -171,8 +172,8 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   absl::StatusOr<UrlBase> keys = UrlBase::LoadKeys(parts, std::move(model));
   if (!keys.ok()) return Corrupt(std::string(keys.status().message()));
   if (keys->size() != count) {
-    return Corrupt(absl::StrCat("the header says ", count, " keys, the blocks hold ",
-                                keys->size()));
+    return Corrupt(
+        absl::StrCat("the header says ", count, " keys, the blocks hold ", keys->size()));
   }
   part.keys_ = std::move(*keys);
   // Every id in range, none twice.

@@ -35,8 +35,9 @@ absl::Status UrlStore::InstallPart(size_t part, UrlPart stored) {
     }
   }
   UnlocatePart(part);
-  tail_->ResolvePart(part, static_cast<size_t>(stored.through_id() - base_size), stored.size(),
-                     [&](size_t rank) { return static_cast<size_t>(stored.IdAt(rank) - base_size - 1); });
+  tail_->ResolvePart(
+      part, static_cast<size_t>(stored.through_id() - base_size), stored.size(),
+      [&](size_t rank) { return static_cast<size_t>(stored.IdAt(rank) - base_size - 1); });
   parts_[part] = std::make_unique<UrlPart>(std::move(stored));
   return absl::OkStatus();
 }
@@ -347,9 +348,8 @@ absl::Status UrlStore::ForEachLiveKey(
             [&](uint32_t a, uint32_t b) { return tail_->Key(a) < tail_->Key(b); });
   size_t next_pending = 0;
   while (!heap.empty() || next_pending < pending.size()) {
-    if (heap.empty() ||
-        (next_pending < pending.size() &&
-         tail_->Key(pending[next_pending]) < streams[heap.front()].key())) {
+    if (heap.empty() || (next_pending < pending.size() &&
+                         tail_->Key(pending[next_pending]) < streams[heap.front()].key())) {
       const uint32_t index = pending[next_pending++];
       if (absl::Status status = visit(tail_->Key(index), TailId(index)); !status.ok()) {
         return status;
@@ -405,8 +405,9 @@ size_t UrlStore::MemoryBytes() const {
   size_t parts = 0;
   for (const std::unique_ptr<UrlPart>& part : parts_) parts += part ? part->MemoryBytes() : 0;
   if (own_parts_model_ != nullptr) parts += own_parts_model_->MemoryBytes();
-  return base_.MemoryBytes() + tail_->MemoryBytes() + parts + parts_.capacity() * sizeof(parts_[0]) +
-         deleted_.capacity() * (sizeof(int64_t) + 1) + undo_.capacity() * sizeof(UndoEntry);
+  return base_.MemoryBytes() + tail_->MemoryBytes() + parts +
+         parts_.capacity() * sizeof(parts_[0]) + deleted_.capacity() * (sizeof(int64_t) + 1) +
+         undo_.capacity() * sizeof(UndoEntry);
 }
 
 }  // namespace crawldb::urls

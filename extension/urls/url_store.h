@@ -120,7 +120,7 @@ class UrlStore {
 
   // The changes made after `mark`, as the shadow tables record them.
   struct Pending {
-    int64_t first_added_id = 0;          // id of added_keys[0]
+    int64_t first_added_id = 0;                // id of added_keys[0]
     std::vector<std::string_view> added_keys;  // consecutive ids, valid until the next change
     std::vector<int64_t> deleted_ids;
   };

@@ -8,8 +8,8 @@
 //            connection: a reload finds deleted ids only in <t>_deleted).
 // Pending keys are packed in an arena of fixed chunks (text_arena.h; no std::string per URL),
 // and listed per part in arrival order (Pending). Merging a part's keys leaves their bytes
-// unused in the arena until it is compacted (ResolvePart does, once they outweigh the rest). A hash set
-// of (entry index, 32-bit key hash), split in 1,024 parts by the hash, answers "which entry
+// unused in the arena until it is compacted (ResolvePart does, once they outweigh the rest). A hash
+// set of (entry index, 32-bit key hash), split in 1,024 parts by the hash, answers "which entry
 // holds this key". Keeping the hash in the set means that growing it never reads a key again (a
 // rehash of millions of entries would otherwise read and hash every key: half a second at 3.7 M
 // URLs), and that a look-up compares key bytes only when the hashes agree. An entry can be taken
@@ -111,7 +111,7 @@ class UrlTail {
     uint32_t index;  // the entry
     uint32_t hash;   // KeyHash32 of its key
   };
-  struct Probe {     // a key looked up, with its hash computed once
+  struct Probe {  // a key looked up, with its hash computed once
     std::string_view key;
     uint32_t hash;
   };
@@ -134,9 +134,7 @@ class UrlTail {
     bool operator()(const Probe& probe, const Slot& slot) const { return (*this)(slot, probe); }
   };
   using Index = absl::flat_hash_set<Slot, SlotHash, SlotEq>;
-  Slot SlotOf(size_t index) const {
-    return {static_cast<uint32_t>(index), KeyHash32(Key(index))};
-  }
+  Slot SlotOf(size_t index) const { return {static_cast<uint32_t>(index), KeyHash32(Key(index))}; }
   // The index is split into parts of skewed shares by the hash, so that it grows a part at a
   // time (split_hash_map.h and skewed_parts.h tell why).
   Index& PartOf(uint32_t hash) { return index_[SkewedPartOf(hash)]; }
@@ -157,7 +155,7 @@ class UrlTail {
   // Copies the pending keys into a new arena.
   void Compact();
 
-  TextArena arena_;              // every pending key, and unused bytes
+  TextArena arena_;  // every pending key, and unused bytes
   std::vector<Entry> entries_;
   std::vector<Index> index_;
   std::vector<std::vector<uint32_t>> pending_;  // per part (url_part.h)

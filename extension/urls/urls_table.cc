@@ -4,15 +4,15 @@
 #include <limits>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "extension/common/json.h"
 #include "extension/identity/canonical_key.h"
-#include "extension/urls/fingerprint_index.h"
 #include "extension/identity/url_fingerprint.h"
+#include "extension/urls/fingerprint_index.h"
 #include "extension/urls/url_functions.h"
 #include "extension/urls/url_log_format.h"
 
@@ -36,8 +36,9 @@ constexpr size_t kLogRowBytes = 4 << 20;
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"base", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
-    {"log", "(seq INTEGER PRIMARY KEY, first_id INTEGER NOT NULL, added BLOB NOT NULL, "
-            "deleted BLOB NOT NULL)"},
+    {"log",
+     "(seq INTEGER PRIMARY KEY, first_id INTEGER NOT NULL, added BLOB NOT NULL, "
+     "deleted BLOB NOT NULL)"},
     {"parts", "(part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)"},
     {"deleted", "(id INTEGER PRIMARY KEY)"},
 };
@@ -48,11 +49,17 @@ const ShadowTableSet& Shadow() {
 }
 
 const OptionSpec kOptions[] = {
-    {.name = "max_url_length", .kind = OptionKind::kInteger, .default_value = "8192", .min = 64,
+    {.name = "max_url_length",
+     .kind = OptionKind::kInteger,
+     .default_value = "8192",
+     .min = 64,
      .max = 1 << 20},
     // Pending key bytes (URLs added since optimize, not yet merged into their part) below which
     // commits merge nothing; the store's stored bytes raise it (urls_table.h).
-    {.name = "merge_bytes", .kind = OptionKind::kInteger, .default_value = "268435456", .min = 0,
+    {.name = "merge_bytes",
+     .kind = OptionKind::kInteger,
+     .default_value = "268435456",
+     .min = 0,
      .max = int64_t{1} << 40},
 };
 
@@ -84,8 +91,8 @@ enum Slot {
 //   kPlanScan        none: every id in order                N           10 + N
 //   kPlanId          id = ? or rowid = ? (also from IN)     1           1
 //   kPlanUrl         url = ?                                1           2
-//   kPlanFp          fp = ?                                 1           2 (+ a one-time index build)
-//   kPlanHost        host = ?                               N / 100     3 + rows
+//   kPlanFp          fp = ?                                 1           2 (+ a one-time index
+//   build) kPlanHost        host = ?                               N / 100     3 + rows
 //   kPlanUrlPattern  url LIKE ? / url GLOB ? (kGlob flag)   N / 50      4 + rows
 //   kPlanUrlRange    url >= / > and < / <= (lower, upper)   N / 50      5 + rows
 //   kPlanIdRange     id/rowid >, >=, <, <= (lower, upper)   N / 4       5 + rows (N / 16 with both)
@@ -93,7 +100,16 @@ enum Slot {
 // when the bounds pin a host (see HostOfBounds) and SQLite checks each row. The cheapest plan
 // whose constraints are usable wins; ORDER BY id is consumed by kPlanScan, kPlanId and
 // kPlanIdRange.
-enum Plan { kPlanScan, kPlanId, kPlanUrl, kPlanFp, kPlanHost, kPlanUrlPattern, kPlanUrlRange, kPlanIdRange };
+enum Plan {
+  kPlanScan,
+  kPlanId,
+  kPlanUrl,
+  kPlanFp,
+  kPlanHost,
+  kPlanUrlPattern,
+  kPlanUrlRange,
+  kPlanIdRange
+};
 constexpr int kPlanMask = 0xff;
 constexpr int kHasLower = 1 << 8;
 constexpr int kLowerStrict = 1 << 9;
@@ -184,7 +200,7 @@ class UrlsTable::Cursor : public VirtualCursor {
   bool url_text_valid_ = false;
   std::optional<identity::NormalizedUrl> url_;  // the current row's URL, once asked for
   identity::NormalizedUrl lookup_url_;          // kPlanUrl's argument, normalised
-  std::string lookup_key_;            // and its key
+  std::string lookup_key_;                      // and its key
 };
 
 void UrlsTable::Cursor::Reopen() {
@@ -210,7 +226,8 @@ void UrlsTable::Cursor::Everything() {
 }
 
 absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
-  std::string host_key = identity::CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
+  std::string host_key =
+      identity::CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
   // Every URL of the host: [key "(", key ",") (canonical_key.h).
   std::string low = host_key + identity::kKeyMarkHttp;
   std::string high = host_key + identity::kHostKeySeparator;
@@ -271,7 +288,9 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
     case kPlanUrl: {
       use_list_ = true;
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
-      if (!identity::NormalizeUrlInto(TextOfValue(argv[0]), table_->normalize_options_, &lookup_url_).ok()) {
+      if (!identity::NormalizeUrlInto(TextOfValue(argv[0]), table_->normalize_options_,
+                                      &lookup_url_)
+               .ok()) {
         break;  // an invalid URL is stored nowhere
       }
       lookup_key_.clear();
@@ -314,8 +333,8 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
         } else if (bound >= 1) {
           int64_t whole = static_cast<int64_t>(bound);
           bool strict = (idx_num & kLowerStrict) || static_cast<double>(whole) != bound;
-          low = std::max<int64_t>(low, strict && static_cast<double>(whole) <= bound ? whole + 1
-                                                                                    : whole);
+          low = std::max<int64_t>(
+              low, strict && static_cast<double>(whole) <= bound ? whole + 1 : whole);
         }
       }
       if (idx_num & kHasUpper) {
@@ -414,7 +433,8 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
 absl::StatusOr<const identity::NormalizedUrl*> UrlsTable::Cursor::Url() {
   if (!url_.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
-    absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizedUrl::FromNormalizedText(std::string(text));
+    absl::StatusOr<identity::NormalizedUrl> url =
+        identity::NormalizedUrl::FromNormalizedText(std::string(text));
     if (!url.ok()) return table_->Corrupt(absl::DataLossError(url.status().message()));
     url_ = std::move(*url);
   }
@@ -442,7 +462,8 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
                           : column == kColumnHost ? url->host()
                                                   : std::string_view();
   if (column == kColumnFp) {
-    sqlite3_result_int64(context, identity::FingerprintToSql(identity::UrlFingerprint(url->text())));
+    sqlite3_result_int64(context,
+                         identity::FingerprintToSql(identity::UrlFingerprint(url->text())));
   } else {
     sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   }
@@ -481,11 +502,11 @@ std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
   sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");
   sql[kReadLogSince] = absl::StrCat("SELECT seq, first_id, added, deleted FROM ", log,
                                     " WHERE seq > ?1 ORDER BY seq");
-  sql[kAppendLog] = absl::StrCat("INSERT INTO ", log,
-                                 "(seq, first_id, added, deleted) VALUES (?1, ?2, ?3, ?4)");
+  sql[kAppendLog] =
+      absl::StrCat("INSERT INTO ", log, "(seq, first_id, added, deleted) VALUES (?1, ?2, ?3, ?4)");
   sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
-  sql[kLogSize] = absl::StrCat(
-      "SELECT count(*), coalesce(sum(length(added) + length(deleted)), 0) FROM ", log);
+  sql[kLogSize] =
+      absl::StrCat("SELECT count(*), coalesce(sum(length(added) + length(deleted)), 0) FROM ", log);
   sql[kReadParts] = absl::StrCat("SELECT part, seq, data FROM ", parts, " ORDER BY part");
   sql[kReadPartsSince] =
       absl::StrCat("SELECT part, seq, data FROM ", parts, " WHERE seq > ?1 ORDER BY part");
@@ -506,10 +527,10 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* 
   CRAWLDB_RETURN_IF_ERROR(Shadow().WriteConfig(db, args.schema, args.table, "generation", "1"));
   // An empty base: its header part, so that every table has one.
   std::vector<std::vector<uint8_t>> parts = UrlBase().Parts();
-  StatementCache once(db, kUrlsModule,
-                      {absl::StrCat("INSERT INTO ",
-                                    ShadowTableSet::QualifiedName(args.schema, args.table, "base"),
-                                    "(part, data) VALUES (0, ?1)")});
+  StatementCache once(
+      db, kUrlsModule,
+      {absl::StrCat("INSERT INTO ", ShadowTableSet::QualifiedName(args.schema, args.table, "base"),
+                    "(part, data) VALUES (0, ?1)")});
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, once.Use(0));
   CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(1, parts[0]));
   CRAWLDB_RETURN_IF_ERROR(insert.Run());
@@ -522,9 +543,9 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
                                                               const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, {}, kOptions));
   CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
-  std::string declaration = absl::StrCat(
-      "CREATE TABLE x(id INTEGER, url TEXT, host TEXT, fp INTEGER, ",
-      QuoteIdentifier(args.table), " HIDDEN)");
+  std::string declaration =
+      absl::StrCat("CREATE TABLE x(id INTEGER, url TEXT, host TEXT, fp INTEGER, ",
+                   QuoteIdentifier(args.table), " HIDDEN)");
   int rc = sqlite3_declare_vtab(db, declaration.c_str());
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kUrlsModule);
   // SQLITE_CONSTRAINT from xUpdate then follows the statement's conflict clause.
@@ -612,12 +633,14 @@ absl::Status UrlsTable::BestIndex(sqlite3_index_info* info) {
     Candidate candidate{plan, {}, omit, 0, 0};
     if (lower >= 0) {
       candidate.idx_num |= kHasLower;
-      if (info->aConstraint[lower].op == SQLITE_INDEX_CONSTRAINT_GT) candidate.idx_num |= kLowerStrict;
+      if (info->aConstraint[lower].op == SQLITE_INDEX_CONSTRAINT_GT)
+        candidate.idx_num |= kLowerStrict;
       candidate.constraints.push_back(lower);
     }
     if (upper >= 0) {
       candidate.idx_num |= kHasUpper;
-      if (info->aConstraint[upper].op == SQLITE_INDEX_CONSTRAINT_LT) candidate.idx_num |= kUpperStrict;
+      if (info->aConstraint[upper].op == SQLITE_INDEX_CONSTRAINT_LT)
+        candidate.idx_num |= kUpperStrict;
       candidate.constraints.push_back(upper);
     }
     double share = lower >= 0 && upper >= 0 ? fraction * fraction : fraction;
@@ -750,8 +773,8 @@ absl::Status UrlsTable::InstallParts(ScopedStatement& select) {
     if (part == kModelRow) {
       absl::StatusOr<codecs::UrlBlockModel> model = codecs::UrlBlockModel::Load(data);
       if (!model.ok()) {
-        return Corrupt(absl::DataLossError(
-            absl::StrCat("the parts' model: ", model.status().message())));
+        return Corrupt(
+            absl::DataLossError(absl::StrCat("the parts' model: ", model.status().message())));
       }
       store_.SetPartsModel(std::make_shared<const codecs::UrlBlockModel>(std::move(*model)));
       continue;
@@ -922,7 +945,8 @@ absl::Status UrlsTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* ro
   if (sqlite3_value_type(command) != SQLITE_NULL) {
     return RunCommand(ToAbsl(TextOfValue(command)));
   }
-  if (sqlite3_value_type(argv[1]) != SQLITE_NULL || sqlite3_value_type(argv[2 + kColumnId]) != SQLITE_NULL) {
+  if (sqlite3_value_type(argv[1]) != SQLITE_NULL ||
+      sqlite3_value_type(argv[2 + kColumnId]) != SQLITE_NULL) {
     return UserError(kUrlsModule, "id is assigned by crawldb", "insert only the url column");
   }
   if (sqlite3_value_type(argv[2 + kColumnHost]) != SQLITE_NULL ||
@@ -940,7 +964,8 @@ absl::Status UrlsTable::Insert(sqlite3_value* value, sqlite3_int64* rowid) {
                                             ? "url is NULL"
                                             : "url must be text, got a number or blob");
   }
-  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(value), normalize_options_);
+  absl::StatusOr<identity::NormalizedUrl> url =
+      identity::NormalizeUrl(TextOfValue(value), normalize_options_);
   if (!url.ok()) {
     return ConstraintError(kUrlsModule, absl::StrCat("invalid URL: ", url.status().message()));
   }
@@ -952,9 +977,9 @@ absl::Status UrlsTable::Insert(sqlite3_value* value, sqlite3_int64* rowid) {
       *rowid = **existing;  // nothing to replace: the URL is its identity
       return absl::OkStatus();
     }
-    return ConstraintError(kUrlsModule,
-                           absl::StrCat("URL already stored: ", url->text(), " (id ", **existing, ")"),
-                           "use INSERT OR IGNORE to skip known URLs");
+    return ConstraintError(
+        kUrlsModule, absl::StrCat("URL already stored: ", url->text(), " (id ", **existing, ")"),
+        "use INSERT OR IGNORE to skip known URLs");
   }
   *rowid = store_.Add(key);
   return absl::OkStatus();
@@ -1080,7 +1105,9 @@ absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
     problems->push_back(absl::StrCat(name_, ": ", caught_up.message()));
     return absl::OkStatus();
   }
-  auto problem = [&](const std::string& what) { problems->push_back(absl::StrCat(name_, ": ", what)); };
+  auto problem = [&](const std::string& what) {
+    problems->push_back(absl::StrCat(name_, ": ", what));
+  };
   // Every base key decodes, is a valid canonical key, and keys increase strictly.
   std::string previous;
   BlockKeys keys;
@@ -1144,8 +1171,8 @@ absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
 namespace crawldb::urls {
 
 absl::Status RegisterUrls(sqlite3* db, Connection* connection) {
-  int rc = sqlite3_create_module_v2(db, kUrlsModule, VtabModule<UrlsTable>::Get(), connection,
-                                    nullptr);
+  int rc =
+      sqlite3_create_module_v2(db, kUrlsModule, VtabModule<UrlsTable>::Get(), connection, nullptr);
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kUrlsModule);
   return RegisterUrlFunctions(db, connection);
 }

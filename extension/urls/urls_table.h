@@ -142,7 +142,6 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
-
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

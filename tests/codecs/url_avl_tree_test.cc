@@ -154,7 +154,8 @@ TEST(UrlAvlTree, PaperExampleRawArrays) {
   EXPECT_EQ(arena, std::string("\x00http://www.sun.com/"
                                "\x01\x0cgi.com/"
                                "\x02\x13news/"
-                               "\x01\x18" "archive/",
+                               "\x01\x18"
+                               "archive/",
                                46));
 }
 
@@ -182,8 +183,7 @@ TEST(UrlAvlTree, CheckInvariantsCatchesCorruption) {
        "url_avl_tree: TreeNode has 3 entries, DataPtr 4"},
       {"wrong height", [](UrlAvlTree& t) { Peer::TreeNodes(t)[0] = Peer::Pack(1, 2, 4); },
        "url_avl_tree: node 0 records height 4, has 3"},
-      {"children swapped",
-       [](UrlAvlTree& t) { Peer::TreeNodes(t)[0] = Peer::Pack(2, 1, 3); },
+      {"children swapped", [](UrlAvlTree& t) { Peer::TreeNodes(t)[0] = Peer::Pack(2, 1, 3); },
        "url_avl_tree: URL 0 is not above URL 3 that precedes it in order"},
       {"cycle",
        [](UrlAvlTree& t) { Peer::TreeNodes(t)[2] = Peer::Pack(UrlAvlTree::kNoChild, 0, 2); },
@@ -280,9 +280,9 @@ TEST(UrlAvlTree, EmptyStringIsAUrlLikeAnyOther) {
 TEST(UrlAvlTree, BinaryBytesOrderUnsigned) {
   UrlAvlTree tree;
   const std::vector<std::string> urls = {
-      std::string("a\0b", 3), std::string("a\0", 2), std::string("a"), std::string("\xff", 1),
-      std::string("\x80\x00\x01", 3), std::string("a\xff", 2), std::string(1, '\0'),
-      std::string("a\0c", 3)};
+      std::string("a\0b", 3), std::string("a\0", 2),          std::string("a"),
+      std::string("\xff", 1), std::string("\x80\x00\x01", 3), std::string("a\xff", 2),
+      std::string(1, '\0'),   std::string("a\0c", 3)};
   for (size_t i = 0; i < urls.size(); ++i) EXPECT_EQ(MustAdd(tree, urls[i]), i);
   for (size_t i = 0; i < urls.size(); ++i) {
     EXPECT_EQ(tree.Find(urls[i]), i);
@@ -366,9 +366,9 @@ TEST(UrlAvlTree, RefusesPastMaxUrls) {
   const uint64_t bytes = tree.BytesWithTree();
   absl::StatusOr<UrlAvlTree::AddResult> r = tree.Add("http://d/");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status(), absl::ResourceExhaustedError(
-                            "url_avl_tree: full at 3 URLs (node ids are 28 bits); "
-                            "start another tree"));
+  EXPECT_EQ(r.status(),
+            absl::ResourceExhaustedError("url_avl_tree: full at 3 URLs (node ids are 28 bits); "
+                                         "start another tree"));
   EXPECT_EQ(tree.size(), 3u);
   EXPECT_EQ(tree.BytesWithTree(), bytes);
   EXPECT_EQ(tree.Find("http://d/"), std::nullopt);
@@ -391,8 +391,8 @@ TEST(UrlAvlTree, RefusesPastMaxArenaBytes) {
   UrlAvlTreeOptions options;
   options.max_arena_bytes = 20;
   UrlAvlTree tree(options);
-  MustAdd(tree, "http://a.com/");             // 1 + 13 bytes
-  MustAdd(tree, "http://a.com/x");            // 1 + 1 + 1 bytes: 17 in all
+  MustAdd(tree, "http://a.com/");   // 1 + 13 bytes
+  MustAdd(tree, "http://a.com/x");  // 1 + 1 + 1 bytes: 17 in all
   absl::StatusOr<UrlAvlTree::AddResult> r = tree.Add("http://b.com/");  // 1 + 1 + 6
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status(),
@@ -460,9 +460,10 @@ TEST(UrlAvlTree, Moves) {
 // Random strings over a few "URL-ish" pieces so that prefixes are long and shared, duplicates
 // are frequent, and some strings pass 256 bytes (the rebuild buffer of the search).
 std::string RandomUrl(std::mt19937_64& rng) {
-  static const char* const kPieces[] = {"http://", "www.", "a", "b", "example", ".com", "/",
-                                        "news", "?q=", "%20", "" /* a NUL byte */,
-                                        "\xc3\xa9", "index.html", "0", "1"};
+  static const char* const kPieces[] = {
+      "http://",    "www.", "a",   "b",   "example",           ".com",
+      "/",          "news", "?q=", "%20", "" /* a NUL byte */, "\xc3\xa9",
+      "index.html", "0",    "1"};
   std::string url;
   const int parts = static_cast<int>(rng() % 12);
   for (int i = 0; i < parts; ++i) {

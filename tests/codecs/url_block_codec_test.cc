@@ -15,8 +15,8 @@
 #include "codecs/url_block_index.h"
 #include "codecs/url_block_model.h"
 #include "gtest/gtest.h"
-#include "tests/shared_data.h"
 #include "tests/codecs/codec_test_support.h"
+#include "tests/shared_data.h"
 
 namespace crawldb::codecs {
 namespace {
@@ -136,9 +136,9 @@ void ExpectRoundTrip(const UrlBlockModel& model, const std::vector<std::string>&
       ASSERT_EQ(key, keys[i]) << i;
       ASSERT_EQ(*reader->Find(keys[i], &key), i);
       const std::string above = keys[i] + "\x01";
-      ASSERT_EQ(*reader->LowerBound(above, &key),
-                static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), above) -
-                                    keys.begin()));
+      ASSERT_EQ(
+          *reader->LowerBound(above, &key),
+          static_cast<size_t>(std::lower_bound(keys.begin(), keys.end(), above) - keys.begin()));
     }
   }
   // Each key alone, as the index codes heads.

@@ -34,7 +34,9 @@ inline constexpr PositionalSpec kKvPositional[] = {{"label", "none"}};
 inline const OptionSpec kKvOptions[] = {
     {.name = "limit", .kind = OptionKind::kInteger, .default_value = "100", .min = 1, .max = 1000},
     {.name = "ratio", .kind = OptionKind::kReal, .default_value = "0.5", .min = 0, .max = 1},
-    {.name = "mode", .kind = OptionKind::kText, .default_value = "plain",
+    {.name = "mode",
+     .kind = OptionKind::kText,
+     .default_value = "plain",
      .choices = {"plain", "fancy"}},
     {.name = "strict", .kind = OptionKind::kBoolean, .default_value = "false"},
 };
@@ -131,7 +133,10 @@ class KvTable : public VirtualTable {
  private:
   enum Slot { kSelectAll, kInsert };
   KvTable(sqlite3* db, const VtabArgs& args, int64_t limit)
-      : db_(db), schema_(args.schema), table_(args.table), limit_(limit),
+      : db_(db),
+        schema_(args.schema),
+        table_(args.table),
+        limit_(limit),
         statements_(MakeStatements()) {}
 
   std::unique_ptr<StatementCache> MakeStatements() const {
@@ -152,8 +157,8 @@ class KvTable : public VirtualTable {
 };
 
 inline int RegisterKvModule(sqlite3* db) {
-  return sqlite3_create_module_v2(db, std::string(kKvModule).c_str(),
-                                  VtabModule<KvTable>::Get(), nullptr, nullptr);
+  return sqlite3_create_module_v2(db, std::string(kKvModule).c_str(), VtabModule<KvTable>::Get(),
+                                  nullptr, nullptr);
 }
 
 }  // namespace crawldb::testing

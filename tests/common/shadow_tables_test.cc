@@ -120,10 +120,10 @@ TEST(ShadowTables, OlderReadableFormatIsAccepted) {
 }
 
 TEST(ShadowTables, MissingOrGarbledVersionIsCorruption) {
-  EXPECT_EQ(ReopenAfter("missing", "DELETE FROM t_config WHERE key = 'format_version'",
-                        SQLITE_CORRUPT),
-            "crawldb_test_kv: table 't' has no valid format version; the stored data is damaged; "
-            "restore the file from a backup");
+  EXPECT_EQ(
+      ReopenAfter("missing", "DELETE FROM t_config WHERE key = 'format_version'", SQLITE_CORRUPT),
+      "crawldb_test_kv: table 't' has no valid format version; the stored data is damaged; "
+      "restore the file from a backup");
   EXPECT_EQ(ReopenAfter("garbled", "UPDATE t_config SET value = 'x1' WHERE key = 'format_version'",
                         SQLITE_CORRUPT),
             "crawldb_test_kv: table 't' has no valid format version; the stored data is damaged; "
@@ -131,10 +131,11 @@ TEST(ShadowTables, MissingOrGarbledVersionIsCorruption) {
 }
 
 TEST(ShadowTables, AnotherModulesTablesAreRefused) {
-  EXPECT_EQ(ReopenAfter("module", "UPDATE t_config SET value = 'crawldb_links' WHERE key = 'module'",
-                        SQLITE_ERROR),
-            "crawldb_test_kv: table 't' was created by module 'crawldb_links', not "
-            "'crawldb_test_kv'; declare it with USING crawldb_links");
+  EXPECT_EQ(
+      ReopenAfter("module", "UPDATE t_config SET value = 'crawldb_links' WHERE key = 'module'",
+                  SQLITE_ERROR),
+      "crawldb_test_kv: table 't' was created by module 'crawldb_links', not "
+      "'crawldb_test_kv'; declare it with USING crawldb_links");
 }
 
 TEST(ShadowTables, MissingConfigTableIsCorruption) {

@@ -17,7 +17,8 @@ class StatementCacheTest : public ::testing::Test {
     ASSERT_EQ(db_.Exec("CREATE TABLE kv(k INTEGER PRIMARY KEY, v BLOB)"), SQLITE_OK);
   }
   TestDb db_;
-  StatementCache cache_{db_.get(), "crawldb_test",
+  StatementCache cache_{db_.get(),
+                        "crawldb_test",
                         {"INSERT INTO kv(k, v) VALUES (?1, ?2)", "SELECT v FROM kv WHERE k = ?1",
                          "SELECT * FROM no_such_table", "SELECT count(*) FROM kv"}};
 };

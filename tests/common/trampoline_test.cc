@@ -81,9 +81,9 @@ absl::Status ReturnSeven(sqlite3_context* context, int, sqlite3_value**) {
 }
 
 void Register(sqlite3* db, const char* name, void (*fn)(sqlite3_context*, int, sqlite3_value**)) {
-  ASSERT_EQ(sqlite3_create_function_v2(db, name, 0, SQLITE_UTF8, nullptr, fn, nullptr, nullptr,
-                                       nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_create_function_v2(db, name, 0, SQLITE_UTF8, nullptr, fn, nullptr, nullptr, nullptr),
+      SQLITE_OK);
 }
 
 TEST(Trampoline, FunctionErrorsKeepTheirCodeAndMessage) {

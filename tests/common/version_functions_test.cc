@@ -1,6 +1,5 @@
 #include "extension/common/version_functions.h"
 
-
 #include <gtest/gtest.h>
 
 #include "tests/common/version_format.h"
@@ -14,8 +13,7 @@ TEST(VersionFunctions, VersionIsSemverPlusCommit) {
   testing::TestDb db;
   std::optional<std::string> version = db.Text("SELECT crawldb_version()");
   ASSERT_TRUE(version.has_value());
-  EXPECT_TRUE(crawldb::testing::IsVersionText(*version))
-      << *version;
+  EXPECT_TRUE(crawldb::testing::IsVersionText(*version)) << *version;
   EXPECT_EQ(*version, VersionText());
 }
 
@@ -32,9 +30,9 @@ TEST(VersionFunctions, DebugListsTheBuild) {
   testing::TestDb db;
   std::optional<std::string> debug = db.Text("SELECT crawldb_debug()");
   ASSERT_TRUE(debug.has_value());
-  for (const char* key : {"version: ", "commit: ", "build_type: ", "compiler: ", "flags: ",
-                          "sanitizers: ", "sqlite_compiled: 3.", "sqlite_running: 3.",
-                          "abseil: 2"}) {
+  for (const char* key :
+       {"version: ", "commit: ", "build_type: ", "compiler: ", "flags: ", "sanitizers: ",
+        "sqlite_compiled: 3.", "sqlite_running: 3.", "abseil: 2"}) {
     EXPECT_NE(debug->find(key), std::string::npos) << key << " missing in\n" << *debug;
   }
   EXPECT_NE(debug->find(std::string("sqlite_running: ") + sqlite3_libversion()), std::string::npos);

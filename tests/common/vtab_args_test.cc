@@ -42,15 +42,17 @@ TEST(VtabArgs, DefaultsFillEverything) {
   EXPECT_EQ(options->Text("mode"), "plain");
   EXPECT_FALSE(options->Boolean("strict"));
   EXPECT_EQ(options->Canonical(),
-            (std::vector<std::pair<std::string, std::string>>{
-                {"label", "none"}, {"limit", "100"}, {"ratio", "0.5"}, {"mode", "plain"},
-                {"strict", "false"}}));
+            (std::vector<std::pair<std::string, std::string>>{{"label", "none"},
+                                                              {"limit", "100"},
+                                                              {"ratio", "0.5"},
+                                                              {"mode", "plain"},
+                                                              {"strict", "false"}}));
 }
 
 TEST(VtabArgs, ParsesGivenValues) {
   absl::StatusOr<VtabOptions> options = VtabOptions::Parse(
-      Args({"'my label'", "limit = 7", "ratio=0.25", "mode=\"fancy\"", "strict=on"}),
-      kKvPositional, kKvOptions);
+      Args({"'my label'", "limit = 7", "ratio=0.25", "mode=\"fancy\"", "strict=on"}), kKvPositional,
+      kKvOptions);
   ASSERT_TRUE(options.ok()) << options.status();
   EXPECT_EQ(options->Text("label"), "my label");
   EXPECT_EQ(options->Integer("limit"), 7);
@@ -108,8 +110,7 @@ TEST(VtabArgs, RequiredPositionalMustBeGiven) {
 TEST(VtabArgs, RealsKeepTheirPrecision) {
   const OptionSpec options[] = {
       {.name = "delay", .kind = OptionKind::kReal, .default_value = "1", .min = 0, .max = 1e9}};
-  absl::StatusOr<VtabOptions> parsed =
-      VtabOptions::Parse(Args({"delay=123456.789"}), {}, options);
+  absl::StatusOr<VtabOptions> parsed = VtabOptions::Parse(Args({"delay=123456.789"}), {}, options);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->Text("delay"), "123456.789");
 }

@@ -20,7 +20,8 @@ TEST(SkewedParts, BoundariesAreGeometricFromZeroToTheTop) {
   // floor(2^32 · (√2 − 1)) = 1,779,033,703: part 512 starts at 2^(1/2) − 1 of the range.
   EXPECT_NEAR(SkewedPartStart(512), 1779033703.0, 1.0);
   // The last part ends at 2^32: its start is 2^32 · (2^(1023/1024) − 1).
-  EXPECT_NEAR(SkewedPartStart(kSkewedParts - 1), 4294967296.0 * (std::exp2(1023.0 / 1024) - 1), 2.0);
+  EXPECT_NEAR(SkewedPartStart(kSkewedParts - 1), 4294967296.0 * (std::exp2(1023.0 / 1024) - 1),
+              2.0);
   const double ratio = std::exp2(1.0 / 1024);
   for (size_t part = 1; part + 1 < kSkewedParts; ++part) {
     const double width = static_cast<double>(SkewedPartStart(part + 1) - SkewedPartStart(part));

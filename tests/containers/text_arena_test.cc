@@ -47,9 +47,10 @@ TEST(TextArena, TextsRoundTripAcrossChunksAndNeverMove) {
 TEST(TextArena, TruncateForgetsWhatFollowsTheOffset) {
   TextArena arena;
   std::vector<uint64_t> offsets;
-  for (int i = 0; i < 200000; ++i) offsets.push_back(arena.Append("text number " + std::to_string(i)));
+  for (int i = 0; i < 200000; ++i)
+    offsets.push_back(arena.Append("text number " + std::to_string(i)));
   ASSERT_GT(arena.end(), TextArena::kChunkBytes);  // more than one chunk
-  arena.Truncate(offsets[20000]);  // back into the first chunk
+  arena.Truncate(offsets[20000]);                  // back into the first chunk
   EXPECT_EQ(arena.end(), offsets[20000]);
   EXPECT_EQ(arena.View(offsets[19999], 17), "text number 19999");
   // Appending again reuses the place.

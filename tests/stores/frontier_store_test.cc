@@ -49,9 +49,10 @@ std::vector<std::string> Dump(const FrontierStore& store) {
   for (uint64_t fp : store.AllFingerprints()) {
     const UrlRecord& r = *store.Find(fp);
     std::string_view text = store.Text(r);
-    lines.push_back(absl::StrCat(fp, " ", absl::string_view(text.data(), text.size()), " ", store.host(r.host).name, " d", r.depth,
-                                 " p", r.priority, " s", static_cast<int>(r.state), " due", r.due,
-                                 " a", r.attempts, " st", r.status, " f", r.last_fetch));
+    lines.push_back(absl::StrCat(fp, " ", absl::string_view(text.data(), text.size()), " ",
+                                 store.host(r.host).name, " d", r.depth, " p", r.priority, " s",
+                                 static_cast<int>(r.state), " due", r.due, " a", r.attempts, " st",
+                                 r.status, " f", r.last_fetch));
   }
   for (uint32_t id = 0; id < store.host_count(); ++id) {
     const Host& host = store.host(id);
@@ -120,7 +121,8 @@ TEST(FrontierStore, PolitenessGivesOneUrlPerHostPerDelay) {
   std::vector<FrontierStore::Leased> first = store.Lease(100, 300, 1000);
   ASSERT_EQ(first.size(), 2u);  // one per host
   std::set<std::string> hosts;
-  for (const auto& leased : first) hosts.insert(std::string(identity::UrlHost(TextOf(store, leased.fp))));
+  for (const auto& leased : first)
+    hosts.insert(std::string(identity::UrlHost(TextOf(store, leased.fp))));
   EXPECT_EQ(hosts, (std::set<std::string>{"big.example.com", "small.example.org"}));
   EXPECT_TRUE(store.Lease(100, 300, 1009.9).empty());
   EXPECT_EQ(store.HostsWaiting(1009.9), 2u);
@@ -131,7 +133,7 @@ TEST(FrontierStore, PolitenessGivesOneUrlPerHostPerDelay) {
   EXPECT_TRUE(store.Lease(100, 300, 1099).empty());
   EXPECT_EQ(store.HostsWaiting(1099), 1u);
   EXPECT_EQ(store.Lease(100, 300, 1100).size(), 1u);
-  EXPECT_EQ(store.Lease(100, 300, 1101).size(), 1u);   // 1 s later: big's own delay
+  EXPECT_EQ(store.Lease(100, 300, 1101).size(), 1u);  // 1 s later: big's own delay
   ExpectConsistent(store);
 }
 
@@ -218,7 +220,7 @@ TEST(FrontierStore, FailuresBackOffThenFail) {
   EXPECT_TRUE(store.Lease(1, 30, 69).empty());
   ASSERT_EQ(store.Lease(1, 30, 70).size(), 1u);
   EXPECT_EQ(store.Confirm(a, -1, 0, 80), FrontierStore::ConfirmResult::kRetry);  // network error
-  EXPECT_EQ(store.Find(a)->due, 200);  // 60 * 2
+  EXPECT_EQ(store.Find(a)->due, 200);                                            // 60 * 2
   ASSERT_EQ(store.Lease(1, 30, 200).size(), 1u);
   EXPECT_EQ(store.Confirm(a, 429, 0, 201), FrontierStore::ConfirmResult::kFailed);
   EXPECT_EQ(store.Find(a)->state, UrlState::kFailed);
@@ -264,10 +266,11 @@ TEST(FrontierStore, UndoRestoresEveryChangeExactly) {
     switch (random() % 6) {
       case 0:
       case 1: {
-        absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(urls[1000 + random() % 2000]);
+        absl::StatusOr<identity::NormalizedUrl> url =
+            identity::NormalizeUrl(urls[1000 + random() % 2000]);
         if (url.ok()) {
-          store.Add(identity::UrlFingerprint(url->text()), url->text(), url->host(), 1 + random() % 3,
-                    static_cast<int32_t>(random() % 3));
+          store.Add(identity::UrlFingerprint(url->text()), url->text(), url->host(),
+                    1 + random() % 3, static_cast<int32_t>(random() % 3));
         }
         break;
       }
@@ -283,8 +286,10 @@ TEST(FrontierStore, UndoRestoresEveryChangeExactly) {
         break;
       case 4: {
         std::vector<uint64_t> all = store.AllFingerprints();
-        if (random() % 2) store.Delete(all[random() % all.size()]);
-        else store.SetPriority(all[random() % all.size()], -5);
+        if (random() % 2)
+          store.Delete(all[random() % all.size()]);
+        else
+          store.SetPriority(all[random() % all.size()], -5);
         break;
       }
       case 5:

@@ -176,15 +176,17 @@ std::string WriteFile(const std::string& name, const std::string& text) {
 
 TEST(LinkFiles, ArcsFileSkipsCommentsAndNamesBadLines) {
   absl::StatusOr<ArcsFile> file =
-      ReadArcsFile(WriteFile("arcs.tsv", "# SNAP comment\n% KONECT comment\n\n0\t1\n7 7\r\n"
-                                         "4294967295\t0\n0\t1\n"));
+      ReadArcsFile(WriteFile("arcs.tsv",
+                             "# SNAP comment\n% KONECT comment\n\n0\t1\n7 7\r\n"
+                             "4294967295\t0\n0\t1\n"));
   ASSERT_TRUE(file.ok()) << file.status();
   EXPECT_EQ(file->lines, 7u);
   ASSERT_EQ(file->arcs.size(), 4u);
   EXPECT_EQ(file->arcs[1].src, 7u);
   EXPECT_EQ(file->arcs[2].src, 4294967295u);
   for (const char* bad : {"1\n", "1\t\n", "a\tb\n", "-1\t2\n", "1\t2\t3\n", "1\t4294967296\n"}) {
-    absl::StatusOr<ArcsFile> refused = ReadArcsFile(WriteFile("bad.tsv", std::string("0\t1\n") + bad));
+    absl::StatusOr<ArcsFile> refused =
+        ReadArcsFile(WriteFile("bad.tsv", std::string("0\t1\n") + bad));
     EXPECT_EQ(refused.status().message(),
               "line 2: expected two ids from 0 to 4294967295 separated by a tab")
         << bad;

@@ -212,8 +212,7 @@ TEST(UrlBase, DamagedPartsAreDataLossNeverACrash) {
   EXPECT_EQ(load_error(parts), "url base: part 3 holds 4 blocks, expected 64");
   parts = good;
   parts[0][1] ^= 1;  // key count 2149
-  EXPECT_EQ(load_error(parts),
-            "url base: block 67 holds 4 keys (3 coded forward), expected 5 (4)");
+  EXPECT_EQ(load_error(parts), "url base: block 67 holds 4 keys (3 coded forward), expected 5 (4)");
   parts = good;
   parts.push_back({0});
   EXPECT_EQ(load_error(parts), "url base: the header says 2148 keys but there are 6 parts");

@@ -8,10 +8,10 @@
 #include <random>
 #include <set>
 
-#include "extension/urls/url_store.h"
-#include "tests/shared_data.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
+#include "extension/urls/url_store.h"
+#include "tests/shared_data.h"
 
 namespace crawldb::urls {
 namespace {

@@ -52,8 +52,9 @@ struct Lease {
 // when now < 0, read once the write lock is held), "fetches" them (sleeps `fetch` per URL),
 // confirms them in a second transaction, and logs each lease and each successful confirm.
 // Returns the number leased.
-size_t CrawlStep(SQLite::Database& db, int n, double lease_s, double now, const std::string& leases_log,
-                 const std::string& confirms_log, std::chrono::microseconds fetch = {}) {
+size_t CrawlStep(SQLite::Database& db, int n, double lease_s, double now,
+                 const std::string& leases_log, const std::string& confirms_log,
+                 std::chrono::microseconds fetch = {}) {
   std::vector<Lease> leased;
   while (true) {
     try {
@@ -102,7 +103,7 @@ size_t CrawlStep(SQLite::Database& db, int n, double lease_s, double now, const 
 }
 
 std::string CreateCrawl(const std::string& name, const std::string& options,
-                  const std::vector<std::string>& urls) {
+                        const std::vector<std::string>& urls) {
   std::string path = TempDbPath(name);
   SQLite::Database db = LoadedDb(path);
   db.exec("PRAGMA journal_mode = WAL");
@@ -125,7 +126,8 @@ std::vector<std::string> FrontierUrls(const std::string& path) {
 }
 
 TEST(FrontierProcesses, KilledCrawlersLoseNothingAndConfirmNothingTwice) {
-  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 1500);
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 1500);
   std::string path = CreateCrawl("frontier_kill", ", host_delay=0", reddit);
   std::vector<std::string> all = FrontierUrls(path);
   ASSERT_GT(all.size(), 1400u);
@@ -194,7 +196,8 @@ TEST(FrontierProcesses, KilledCrawlersLoseNothingAndConfirmNothingTwice) {
   for (const auto& [url, times] : confirmed) EXPECT_EQ(times, 1) << url << " confirmed twice";
   SQLite::Database db = LoadedDb(path);
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier"), std::to_string(all.size()));
-  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'done'"), std::to_string(all.size()));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'done'"),
+            std::to_string(all.size()));
   // Confirms lost with a killed crawler (committed, not yet logged) are at most a few batches.
   EXPECT_GE(confirmed.size() + 25 * 7, all.size());
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
@@ -207,7 +210,8 @@ TEST(FrontierProcesses, FourCrawlersFetchEveryUrlOnceAndStayPolite) {
   for (int page = 0; page < kPerHost; ++page) {
     for (int host = 0; host < kHosts; ++host) {
       urls.push_back("http://site" + std::to_string(host) + ".example" + std::to_string(host % 7) +
-                     ".com/articles/" + std::to_string(page * 7919 % 1000) + "/p" + std::to_string(page));
+                     ".com/articles/" + std::to_string(page * 7919 % 1000) + "/p" +
+                     std::to_string(page));
     }
   }
   std::string path = CreateCrawl("frontier_four", ", host_delay=0.05, lease=600", urls);
@@ -254,7 +258,8 @@ TEST(FrontierProcesses, FourCrawlersFetchEveryUrlOnceAndStayPolite) {
       ++leased[url];
       host_times[url.substr(7, url.find('/', 7) - 7)].push_back(std::stod(line.substr(tab + 1)));
     }
-    for (const std::string& url : FileLines(path + ".confirms" + std::to_string(crawler))) ++confirmed[url];
+    for (const std::string& url : FileLines(path + ".confirms" + std::to_string(crawler)))
+      ++confirmed[url];
   }
   EXPECT_EQ(active.size(), static_cast<size_t>(kCrawlers));  // all four took part
   EXPECT_EQ(leased.size(), urls.size());
@@ -271,7 +276,8 @@ TEST(FrontierProcesses, FourCrawlersFetchEveryUrlOnceAndStayPolite) {
   }
   EXPECT_EQ(violations, 0u);
   SQLite::Database db = LoadedDb(path);
-  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'done'"), std::to_string(urls.size()));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'done'"),
+            std::to_string(urls.size()));
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 

@@ -47,14 +47,16 @@ int64_t Number(SQLite::Database& db, const std::string& sql) { return std::stoll
 TEST(FrontierSnapshot, CommitsRewriteAFewPartsEachAndTheLogStaysBounded) {
   std::string path = TempDbPath("frontier_snapshot");
   SQLite::Database db = Crawl(path);
-  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 40000);
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 40000);
   int64_t most_parts = 0, generation = 0;
   for (size_t start = 0, commit = 0; start < reddit.size(); start += 1000, ++commit) {
     AddAndLease(db, reddit, start, 1000, 1000 + static_cast<double>(commit));
     if (commit < 10) continue;
     // The parts the last commit wrote carry its log row.
-    most_parts = std::max(most_parts, Number(db, "SELECT count(*) FROM frontier_snapshot WHERE seq = "
-                                                 "(SELECT max(seq) FROM frontier_snapshot)"));
+    most_parts = std::max(most_parts, Number(db,
+                                             "SELECT count(*) FROM frontier_snapshot WHERE seq = "
+                                             "(SELECT max(seq) FROM frontier_snapshot)"));
     int64_t now_generation =
         Number(db, "SELECT value FROM frontier_config WHERE key = 'generation'");
     if (commit > 10) {
@@ -101,7 +103,8 @@ TEST(FrontierSnapshot, CommitsRewriteAFewPartsEachAndTheLogStaysBounded) {
 TEST(FrontierSnapshot, AConnectionLeftBehindTrimmedLogRowsReloads) {
   std::string path = TempDbPath("frontier_left_behind");
   SQLite::Database writer = Crawl(path);
-  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 30000);
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 30000);
   AddAndLease(writer, reddit, 0, 1000, 1000);
   SQLite::Database reader = LoadedDb(path);
   ASSERT_EQ(Rows(reader, kEveryRow), Rows(writer, kEveryRow));

@@ -76,9 +76,12 @@ TEST(FrontierVtab, DepthFollowsTheRegistrableDomainOnRealLinks) {
     }
   }
   ASSERT_GT(level3.size(), 50u);
-  EXPECT_EQ(One(db, "SELECT depth FROM frontier WHERE url = '" + std::string(kWiki) + seed + "'"), "1");
-  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE depth = 2"), std::to_string(level2.size()));
-  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE depth = 3"), std::to_string(level3.size()));
+  EXPECT_EQ(One(db, "SELECT depth FROM frontier WHERE url = '" + std::string(kWiki) + seed + "'"),
+            "1");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE depth = 2"),
+            std::to_string(level2.size()));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE depth = 3"),
+            std::to_string(level3.size()));
   const std::string deep = kWiki + *level3.begin();
   auto [from, to] = links.equal_range(*level3.begin());
   std::string refused;
@@ -91,17 +94,21 @@ TEST(FrontierVtab, DepthFollowsTheRegistrableDomainOnRealLinks) {
   // Another host of the same registrable domain continues the depth; another domain restarts.
   EXPECT_EQ(Add(db, "https://fr.wikipedia.org/wiki/B%C3%A8de", kWiki + seed), "1");
   EXPECT_EQ(Scalar(db, "SELECT depth FROM frontier WHERE url = ?",
-                   "https://fr.wikipedia.org/wiki/B%C3%A8de"), "2");
+                   "https://fr.wikipedia.org/wiki/B%C3%A8de"),
+            "2");
   EXPECT_EQ(Add(db, "http://www.bbc.co.uk/history/", deep), "1");
   EXPECT_EQ(One(db, "SELECT depth FROM frontier WHERE url = 'http://www.bbc.co.uk/history/'"), "1");
   // A parent the frontier does not hold counts as no parent.
-  EXPECT_EQ(Add(db, std::string(kWiki) + "Nowhere_page", "https://en.wikipedia.org/wiki/Not_added"), "1");
-  EXPECT_EQ(One(db, "SELECT depth FROM frontier WHERE url = '" + std::string(kWiki) + "Nowhere_page'"), "1");
+  EXPECT_EQ(Add(db, std::string(kWiki) + "Nowhere_page", "https://en.wikipedia.org/wiki/Not_added"),
+            "1");
+  EXPECT_EQ(
+      One(db, "SELECT depth FROM frontier WHERE url = '" + std::string(kWiki) + "Nowhere_page'"),
+      "1");
   // Every frontier URL is in urls with the id the frontier shows; every link was recorded.
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier f JOIN urls u ON u.id = f.id AND u.url = f.url"),
             One(db, "SELECT count(*) FROM frontier"));
-  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier_links WHERE src = url_fp('" + std::string(kWiki) +
-                        seed + "')"),
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier_links WHERE src = url_fp('" +
+                        std::string(kWiki) + seed + "')"),
             std::to_string(std::distance(begin, end) + 1));
   ExpectChecked(db);
 }
@@ -115,9 +122,11 @@ TEST(FrontierVtab, JunkLinksAreRefusalsWithReasons) {
   EXPECT_EQ(One(db, "SELECT crawldb_last_refusal()"),
             "invalid URL: unsupported scheme 'javascript': javascript:void(0)");
   EXPECT_EQ(Add(db, "http://exa%zzmple.com/"), "NULL");
-  EXPECT_EQ(One(db, "SELECT crawldb_last_refusal()"), "invalid URL: invalid host: http://exa%zzmple.com/");
+  EXPECT_EQ(One(db, "SELECT crawldb_last_refusal()"),
+            "invalid URL: invalid host: http://exa%zzmple.com/");
   EXPECT_EQ(Add(db, std::string("http://a.com/\0x", 15)), "NULL");
-  EXPECT_EQ(One(db, "SELECT crawldb_last_refusal()"), "invalid URL: embedded NUL byte: http://a.com/\\x00x");
+  EXPECT_EQ(One(db, "SELECT crawldb_last_refusal()"),
+            "invalid URL: embedded NUL byte: http://a.com/\\x00x");
   EXPECT_EQ(Add(db, "http://a.com/" + std::string(10000, 'a')), "NULL");
   EXPECT_EQ(One(db, "SELECT substr(crawldb_last_refusal(), 1, 25)"), "invalid URL: longer than ");
   EXPECT_EQ(Add(db, "http://a.com/ok", "javascript:x"), "NULL");
@@ -128,8 +137,10 @@ TEST(FrontierVtab, JunkLinksAreRefusalsWithReasons) {
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier"), "0");
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "0");
   // Real hostile input: every refusal is exactly what url_problem reports.
-  std::vector<std::string> phish = ReadXzLines(SharedDataPath("phish/phishstorm-urls.txt.xz"), 3000);
-  SQLite::Statement add(db, "SELECT crawl_add(?1, NULL, NULL, 1000), crawldb_last_refusal(), url_problem(?1)");
+  std::vector<std::string> phish =
+      ReadXzLines(SharedDataPath("phish/phishstorm-urls.txt.xz"), 3000);
+  SQLite::Statement add(
+      db, "SELECT crawl_add(?1, NULL, NULL, 1000), crawldb_last_refusal(), url_problem(?1)");
   size_t refused = 0;
   db.exec("BEGIN");
   for (const std::string& url : phish) {
@@ -151,8 +162,9 @@ TEST(FrontierVtab, JunkLinksAreRefusalsWithReasons) {
 
 TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
   SQLite::Database db = Crawl();
-  ExpectError(db, "SELECT crawl_add()", SQLITE_ERROR,
-              "crawl_add: expected 1 to 4 arguments (url [, parent_url [, priority]] [, now]), got 0");
+  ExpectError(
+      db, "SELECT crawl_add()", SQLITE_ERROR,
+      "crawl_add: expected 1 to 4 arguments (url [, parent_url [, priority]] [, now]), got 0");
   ExpectError(db, "SELECT crawl_add(1)", SQLITE_ERROR,
               "crawl_add: argument 1 (url) must be text, got an integer");
   ExpectError(db, "SELECT crawl_add('http://a.com/', x'00')", SQLITE_ERROR,
@@ -164,9 +176,11 @@ TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
   ExpectError(db, "SELECT crawl_confirm('http://a.com/', '200')", SQLITE_ERROR,
               "crawl_confirm: argument 2 (status) must be an integer, got text");
   ExpectError(db, "SELECT crawl_confirm('a', 1, 2, 3, 4)", SQLITE_ERROR,
-              "crawl_confirm: expected 1 to 4 arguments (url [, status [, recrawl_after_s]] [, now]), got 5");
+              "crawl_confirm: expected 1 to 4 arguments (url [, status [, recrawl_after_s]] [, "
+              "now]), got 5");
   ExpectError(db, "SELECT crawl_host_set('a.com')", SQLITE_ERROR,
-              "crawl_host_set: expected 2 to 4 arguments (host, delay_s [, budget [, blocked_until]]), got 1");
+              "crawl_host_set: expected 2 to 4 arguments (host, delay_s [, budget [, "
+              "blocked_until]]), got 1");
   ExpectError(db, "SELECT crawl_host_set('a.com', -1)", SQLITE_ERROR,
               "crawl_host_set: argument 2 (delay_s) must not be negative");
   ExpectError(db, "SELECT crawl_host_set('a b', 1)", SQLITE_ERROR,
@@ -183,7 +197,8 @@ TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
   ExpectError(db, "CREATE VIRTUAL TABLE f2 USING crawldb_frontier(urls, leese=3)", SQLITE_ERROR,
               "crawldb_frontier: unknown option 'leese'; expected one of: lease, max_depth, "
               "host_delay, host_budget, max_attempts, retry_base");
-  ExpectError(db, "CREATE VIRTUAL TABLE f2 USING crawldb_frontier(urls, max_attempts=0)", SQLITE_ERROR,
+  ExpectError(db, "CREATE VIRTUAL TABLE f2 USING crawldb_frontier(urls, max_attempts=0)",
+              SQLITE_ERROR,
               "crawldb_frontier: option 'max_attempts' must be an integer from 1 to 255, got '0'");
   SQLite::Database bare = LoadedDb();
   ExpectError(bare, "SELECT crawl_add('http://a.com/')", SQLITE_ERROR,
@@ -194,7 +209,8 @@ TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
 TEST(FrontierVtab, PlainInsertAddsSeedsAndFollowsTheConflictClause) {
   SQLite::Database db = Crawl(", host_budget=3");
   // Real scraped URLs, junk included, in one statement: valid new ones become seeds.
-  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 300);
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 300);
   db.exec("CREATE TEMP TABLE scraped(url TEXT)");
   SQLite::Statement stage(db, "INSERT INTO scraped VALUES (?)");
   for (const std::string& url : reddit) {
@@ -202,44 +218,56 @@ TEST(FrontierVtab, PlainInsertAddsSeedsAndFollowsTheConflictClause) {
     stage.exec();
     stage.reset();
   }
-  db.exec("INSERT INTO scraped VALUES ('mailto:someone@example.com'), ('javascript:void(0)'), (NULL)");
+  db.exec(
+      "INSERT INTO scraped VALUES ('mailto:someone@example.com'), ('javascript:void(0)'), (NULL)");
   db.exec("INSERT OR IGNORE INTO frontier(url, priority) SELECT url, 2 FROM scraped");
   // What crawl_add would have taken: the same URLs, the same host budget.
   SQLite::Database oracle = Crawl(", host_budget=3");
   for (const std::string& url : reddit) Add(oracle, url, "", "2");
   EXPECT_EQ(Rows(db, "SELECT url, host, depth, priority, state FROM frontier ORDER BY url"),
             Rows(oracle, "SELECT url, host, depth, priority, state FROM frontier ORDER BY url"));
-  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE id IS NULL OR priority != 2 OR depth != 1"), "0");
+  EXPECT_EQ(
+      One(db, "SELECT count(*) FROM frontier WHERE id IS NULL OR priority != 2 OR depth != 1"),
+      "0");
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), One(db, "SELECT count(*) FROM frontier"));
 
   db.exec("INSERT INTO frontier(url, priority) VALUES ('HTTP://Seed.Example.ORG:80/a/../b', -4)");
   EXPECT_EQ(One(db, "SELECT last_insert_rowid() = url_fp('http://seed.example.org/b')"), "1");
-  EXPECT_EQ(One(db, "SELECT depth || ' ' || priority || ' ' || state || ' ' || (id = url_id(url)) "
-                    "FROM frontier WHERE url = 'http://seed.example.org/b'"),
+  EXPECT_EQ(One(db,
+                "SELECT depth || ' ' || priority || ' ' || state || ' ' || (id = url_id(url)) "
+                "FROM frontier WHERE url = 'http://seed.example.org/b'"),
             "1 -4 queued 1");
-  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://seed.example.org/b')", SQLITE_CONSTRAINT,
+  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://seed.example.org/b')",
+              SQLITE_CONSTRAINT,
               "crawldb_frontier: 'http://seed.example.org/b' is already in the frontier; use "
               "INSERT OR IGNORE to skip known URLs");
   ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://seed.example.org/' || char(0))",
-              SQLITE_CONSTRAINT, "crawldb_frontier: invalid URL: " +
-              One(db, "SELECT url_problem('http://seed.example.org/' || char(0))"));
+              SQLITE_CONSTRAINT,
+              "crawldb_frontier: invalid URL: " +
+                  One(db, "SELECT url_problem('http://seed.example.org/' || char(0))"));
   ExpectError(db, "INSERT INTO frontier(url) VALUES (42)", SQLITE_CONSTRAINT,
               "crawldb_frontier: url must be text");
-  ExpectError(db, "INSERT INTO frontier(url, priority) VALUES ('http://seed.example.org/c', 'high')",
-              SQLITE_ERROR, "crawldb_frontier: priority must be an integer from -2147483648 to 2147483647");
+  ExpectError(
+      db, "INSERT INTO frontier(url, priority) VALUES ('http://seed.example.org/c', 'high')",
+      SQLITE_ERROR, "crawldb_frontier: priority must be an integer from -2147483648 to 2147483647");
   ExpectError(db, "INSERT INTO frontier(url, state) VALUES ('http://seed.example.org/c', 'done')",
-              SQLITE_ERROR, "crawldb_frontier: INSERT takes url and priority only; the other "
+              SQLITE_ERROR,
+              "crawldb_frontier: INSERT takes url and priority only; the other "
               "columns are the crawl's state");
-  db.exec("INSERT INTO frontier(url) VALUES ('http://budget.example.net/1'), "
-          "('http://budget.example.net/2'), ('http://budget.example.net/3')");
-  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://budget.example.net/4')", SQLITE_CONSTRAINT,
+  db.exec(
+      "INSERT INTO frontier(url) VALUES ('http://budget.example.net/1'), "
+      "('http://budget.example.net/2'), ('http://budget.example.net/3')");
+  ExpectError(db, "INSERT INTO frontier(url) VALUES ('http://budget.example.net/4')",
+              SQLITE_CONSTRAINT,
               "crawldb_frontier: host budget: host budget.example.net already holds 3 URLs: "
               "http://budget.example.net/4");
   // OR REPLACE keeps the crawl state and takes the new priority.
   db.exec("SELECT count(*) FROM crawl_lease(1000, 60, 1000)");
   db.exec("INSERT OR REPLACE INTO frontier(url, priority) VALUES ('http://seed.example.org/b', 9)");
-  EXPECT_EQ(One(db, "SELECT priority || ' ' || state FROM frontier WHERE url = 'http://seed.example.org/b'"),
-            "9 leased");
+  EXPECT_EQ(
+      One(db,
+          "SELECT priority || ' ' || state FROM frontier WHERE url = 'http://seed.example.org/b'"),
+      "9 leased");
   // A rolled-back INSERT leaves neither table changed.
   std::string urls_before = One(db, "SELECT count(*) FROM urls");
   db.exec("BEGIN");
@@ -287,15 +315,17 @@ TEST(FrontierVtab, PolitenessBudgetAndHostSettings) {
   SQLite::Database db = Crawl(", host_delay=10, host_budget=3");
   for (int i = 0; i < 5; ++i) Add(db, "http://trap.example.com/cal/" + std::to_string(i));
   EXPECT_EQ(Add(db, "http://trap.example.com/cal/9"), "NULL");
-  EXPECT_EQ(One(db, "SELECT crawldb_last_refusal()"),
-            "host budget: host trap.example.com already holds 3 URLs: http://trap.example.com/cal/9");
+  EXPECT_EQ(
+      One(db, "SELECT crawldb_last_refusal()"),
+      "host budget: host trap.example.com already holds 3 URLs: http://trap.example.com/cal/9");
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE host = 'trap.example.com'"), "3");
   EXPECT_EQ(One(db, "SELECT crawl_host_set('TRAP.example.com', 2, 5)"), "1");
   EXPECT_EQ(Add(db, "http://trap.example.com/cal/9"), "1");
   EXPECT_EQ(Add(db, "http://other.example.org/"), "1");
   EXPECT_EQ(One(db, "SELECT count(*) FROM crawl_lease(10, 5000, 1000)"), "2");  // one per host
   EXPECT_EQ(One(db, "SELECT count(*) FROM crawl_lease(10, 5000, 1001.9)"), "0");
-  EXPECT_EQ(One(db, "SELECT count(*) FROM crawl_lease(10, 5000, 1002)"), "1");  // trap's 2 s override
+  EXPECT_EQ(One(db, "SELECT count(*) FROM crawl_lease(10, 5000, 1002)"),
+            "1");  // trap's 2 s override
   EXPECT_EQ(One(db, "SELECT crawl_host_set('trap.example.com', NULL, NULL, 2000)"), "1");
   EXPECT_EQ(One(db, "SELECT count(*) FROM crawl_lease(10, 5000, 1999)"), "0");
   EXPECT_EQ(One(db, "SELECT url_host(url) || ' ' || count(*) FROM crawl_lease(10, 5000, 2000)"),
@@ -308,7 +338,8 @@ TEST(FrontierVtab, PolitenessBudgetAndHostSettings) {
 
 TEST(FrontierVtab, UpdatePriorityDeleteAndPlans) {
   SQLite::Database db = Crawl(", host_delay=0");
-  for (const char* url : {"http://a.example.com/1", "http://a.example.com/2", "http://b.example.com/"}) {
+  for (const char* url :
+       {"http://a.example.com/1", "http://a.example.com/2", "http://b.example.com/"}) {
     Add(db, url);
   }
   db.exec("UPDATE frontier SET priority = -1 WHERE url = 'http://b.example.com/'");
@@ -319,17 +350,19 @@ TEST(FrontierVtab, UpdatePriorityDeleteAndPlans) {
   EXPECT_EQ(db.exec("DELETE FROM frontier WHERE host = 'a.example.com'"), 2);
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier"), "1");
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "3");  // DELETE leaves urls alone
-  EXPECT_EQ(Add(db, "http://a.example.com/1"), "1");      // and the URL can come back
+  EXPECT_EQ(Add(db, "http://a.example.com/1"), "1");     // and the URL can come back
   for (const char* where : {"state = 'queued'", "host = 'x'", "id = 3", "url = 'x'"}) {
-    std::vector<std::string> plan = Rows(db, "EXPLAIN QUERY PLAN SELECT * FROM frontier WHERE " + std::string(where));
+    std::vector<std::string> plan =
+        Rows(db, "EXPLAIN QUERY PLAN SELECT * FROM frontier WHERE " + std::string(where));
     ASSERT_EQ(plan.size(), 1u);
-    EXPECT_NE(plan[0].find("VIRTUAL TABLE INDEX " ), std::string::npos) << plan[0];
+    EXPECT_NE(plan[0].find("VIRTUAL TABLE INDEX "), std::string::npos) << plan[0];
     EXPECT_EQ(plan[0].find("INDEX 0:"), std::string::npos) << where << ": " << plan[0];
   }
   EXPECT_EQ(One(db, "SELECT url FROM frontier WHERE id = 1"), "http://a.example.com/1");
   EXPECT_EQ(One(db, "SELECT url FROM frontier WHERE state = 'leased'"), "http://b.example.com/");
   EXPECT_EQ(One(db, "SELECT url FROM frontier WHERE state = 'queued'"), "http://a.example.com/1");
-  EXPECT_EQ(One(db, "SELECT rowid = url_fp(url) FROM frontier WHERE url = 'HTTP://B.example.com'"), "1");
+  EXPECT_EQ(One(db, "SELECT rowid = url_fp(url) FROM frontier WHERE url = 'HTTP://B.example.com'"),
+            "1");
   ExpectChecked(db);
 }
 
@@ -357,15 +390,17 @@ TEST(FrontierVtab, RollbackAndSavepointsUndoAddLeaseAndConfirm) {
   db.exec("RELEASE t");
   EXPECT_EQ(One(db, "SELECT crawl_confirm('http://b.example.com/', 200, NULL, 1001)"), "1");
   db.exec("COMMIT");
-  EXPECT_EQ(One(db, "SELECT group_concat(x, ',') FROM "
-                    "(SELECT url || ' ' || state AS x FROM frontier ORDER BY url)"),
+  EXPECT_EQ(One(db,
+                "SELECT group_concat(x, ',') FROM "
+                "(SELECT url || ' ' || state AS x FROM frontier ORDER BY url)"),
             "http://a.example.com/ leased,http://b.example.com/ done,http://d.example.com/ queued");
   ExpectChecked(db);
 }
 
 TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
   std::string path = TempDbPath("frontier_reopen");
-  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 3000);
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 3000);
   {
     SQLite::Database db = Crawl(", host_delay=0", path);
     db.exec("PRAGMA journal_mode = WAL");
@@ -379,8 +414,12 @@ TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
     EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'leased'"), "100");
     db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
     EXPECT_EQ(One(db, "SELECT count(*) FROM frontier_log"), "0");
-    EXPECT_EQ(One(other, "SELECT count(*) FROM frontier WHERE state = 'leased'"), "100");  // reloaded
-    EXPECT_EQ(One(other, "SELECT crawl_confirm(url, 200, NULL, 1001) FROM frontier WHERE state = 'leased' LIMIT 1"), "1");
+    EXPECT_EQ(One(other, "SELECT count(*) FROM frontier WHERE state = 'leased'"),
+              "100");  // reloaded
+    EXPECT_EQ(One(other,
+                  "SELECT crawl_confirm(url, 200, NULL, 1001) FROM frontier WHERE state = 'leased' "
+                  "LIMIT 1"),
+              "1");
     ExpectChecked(db);
     ExpectChecked(other);
   }
@@ -396,7 +435,8 @@ TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
 TEST(FrontierVtab, LogIsCheckpointedAutomatically) {
   std::string path = TempDbPath("frontier_checkpoint");
   SQLite::Database db = Crawl(", host_delay=0", path);
-  std::vector<std::string> reddit = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 30000);
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 30000);
   for (size_t start = 0; start < reddit.size(); start += 1000) {
     db.exec("BEGIN");
     for (size_t i = start; i < start + 1000; ++i) Add(db, reddit[i]);
@@ -404,32 +444,33 @@ TEST(FrontierVtab, LogIsCheckpointedAutomatically) {
     db.exec("SELECT count(*) FROM crawl_lease(500, 60, 1000)");
   }
   int64_t log = std::stoll(One(db, "SELECT coalesce(sum(length(data)), 0) FROM frontier_log"));
-  int64_t snapshot = std::stoll(One(db, "SELECT coalesce(sum(length(data)), 0) FROM frontier_snapshot"));
+  int64_t snapshot =
+      std::stoll(One(db, "SELECT coalesce(sum(length(data)), 0) FROM frontier_snapshot"));
   EXPECT_GT(snapshot, 0);
   EXPECT_LE(log, std::max<int64_t>(snapshot, 1 << 20) + (1 << 20));
   SQLite::Database reopened = LoadedDb(path);
-  EXPECT_EQ(One(reopened, "SELECT count(*) FROM frontier"), One(db, "SELECT count(*) FROM frontier"));
+  EXPECT_EQ(One(reopened, "SELECT count(*) FROM frontier"),
+            One(db, "SELECT count(*) FROM frontier"));
   EXPECT_EQ(One(reopened, "SELECT count(*) FROM frontier WHERE state = 'leased'"), "15000");
   ExpectChecked(reopened);
 }
 
 TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
-  for (const std::string& damage :
-       std::vector<std::string>{"UPDATE frontier_log SET data = substr(data, 1, length(data) - 3)",
-        "UPDATE frontier_log SET data = x'00' || substr(data, 2)",
-        "UPDATE frontier_log SET data = substr(data, 1, 20) || "
-        "  CASE WHEN substr(data, 21, 1) = x'41' THEN x'42' ELSE x'41' END || substr(data, 22)",
-        "UPDATE frontier_snapshot SET data = substr(data, 1, 30) || "
-        "  CASE WHEN substr(data, 31, 1) = x'41' THEN x'42' ELSE x'41' END || substr(data, 32)",
-        "DELETE FROM frontier_snapshot",
-        "UPDATE frontier_snapshot SET part = 5000 WHERE part = 1023",
-        "UPDATE frontier_snapshot SET data = (SELECT data FROM frontier_snapshot "
-        "  WHERE length(data) > 20 ORDER BY part DESC LIMIT 1) "
-        "  WHERE part = (SELECT min(part) FROM frontier_snapshot WHERE length(data) > 20)",
-        "DELETE FROM frontier_log WHERE seq = (SELECT min(seq) FROM frontier_log)",
-        "UPDATE frontier_hosts SET delay = 'slow'",
-        "DELETE FROM frontier_hosts WHERE id = 2",
-        "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'"}) {
+  for (const std::string& damage : std::vector<std::string>{
+           "UPDATE frontier_log SET data = substr(data, 1, length(data) - 3)",
+           "UPDATE frontier_log SET data = x'00' || substr(data, 2)",
+           "UPDATE frontier_log SET data = substr(data, 1, 20) || "
+           "  CASE WHEN substr(data, 21, 1) = x'41' THEN x'42' ELSE x'41' END || substr(data, 22)",
+           "UPDATE frontier_snapshot SET data = substr(data, 1, 30) || "
+           "  CASE WHEN substr(data, 31, 1) = x'41' THEN x'42' ELSE x'41' END || substr(data, 32)",
+           "DELETE FROM frontier_snapshot",
+           "UPDATE frontier_snapshot SET part = 5000 WHERE part = 1023",
+           "UPDATE frontier_snapshot SET data = (SELECT data FROM frontier_snapshot "
+           "  WHERE length(data) > 20 ORDER BY part DESC LIMIT 1) "
+           "  WHERE part = (SELECT min(part) FROM frontier_snapshot WHERE length(data) > 20)",
+           "DELETE FROM frontier_log WHERE seq = (SELECT min(seq) FROM frontier_log)",
+           "UPDATE frontier_hosts SET delay = 'slow'", "DELETE FROM frontier_hosts WHERE id = 2",
+           "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'"}) {
     std::string path = TempDbPath("frontier_corrupt");
     {
       SQLite::Database db = Crawl("", path);

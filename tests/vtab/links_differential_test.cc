@@ -18,11 +18,12 @@ class LinksDifferential {
   explicit LinksDifferential(uint32_t seed)
       : random_(seed), path_(TempDbPath("links_differential")) {
     Open();
-    db_->exec("CREATE VIRTUAL TABLE urls USING crawldb_urls;"
-              "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
-              "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);"
-              "CREATE TABLE oracle_urls(url TEXT PRIMARY KEY);"
-              "CREATE TABLE oracle_links(src TEXT, dst TEXT, PRIMARY KEY(src, dst));");
+    db_->exec(
+        "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
+        "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
+        "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);"
+        "CREATE TABLE oracle_urls(url TEXT PRIMARY KEY);"
+        "CREATE TABLE oracle_links(src TEXT, dst TEXT, PRIMARY KEY(src, dst));");
     std::vector<std::string> reddit =
         ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 60000);
     for (size_t i = 0; i < reddit.size(); i += 150) pool_.push_back(reddit[i]);
@@ -60,7 +61,9 @@ class LinksDifferential {
 
  private:
   int Pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
-  const std::string& AnyUrl() { return pool_[static_cast<size_t>(Pick(static_cast<int>(pool_.size())))]; }
+  const std::string& AnyUrl() {
+    return pool_[static_cast<size_t>(Pick(static_cast<int>(pool_.size())))];
+  }
 
   void Open() { db_ = std::make_unique<SQLite::Database>(LoadedDb(path_)); }
   void Reopen() {
@@ -84,8 +87,8 @@ class LinksDifferential {
       while (pick.executeStep()) ends.push_back(pick.getColumn(0).getString());
       if (ends.empty()) return;
       if (ends.size() == 1 || Pick(10) == 0) ends.assign(2, ends[0]);  // a self link
-      SQLite::Statement insert(
-          *db_, "INSERT INTO outlinks(src, dst) VALUES (url_id(?1), url_id(?2))");
+      SQLite::Statement insert(*db_,
+                               "INSERT INTO outlinks(src, dst) VALUES (url_id(?1), url_id(?2))");
       insert.bind(1, ends[0]);
       insert.bind(2, ends[1]);
       insert.exec();
@@ -152,22 +155,26 @@ class LinksDifferential {
   void Compare() {
     // Every link, both tables, by URL text.
     const std::string oracle_all = "SELECT src, dst FROM oracle_links ORDER BY 1, 2";
-    EXPECT_EQ(Rows(*db_, "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
-                         "JOIN urls b ON b.id = o.dst ORDER BY 1, 2"),
+    EXPECT_EQ(Rows(*db_,
+                   "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
+                   "JOIN urls b ON b.id = o.dst ORDER BY 1, 2"),
               Rows(*db_, oracle_all));
-    EXPECT_EQ(Rows(*db_, "SELECT a.url, b.url FROM inlinks i JOIN urls a ON a.id = i.src "
-                         "JOIN urls b ON b.id = i.dst ORDER BY 1, 2"),
+    EXPECT_EQ(Rows(*db_,
+                   "SELECT a.url, b.url FROM inlinks i JOIN urls a ON a.id = i.src "
+                   "JOIN urls b ON b.id = i.dst ORDER BY 1, 2"),
               Rows(*db_, oracle_all));
     EXPECT_EQ(One(*db_, "SELECT count(*) FROM outlinks"),
               One(*db_, "SELECT count(*) FROM oracle_links"));
     // One list each way, with positions: ids order the list.
     const std::string& url = AnyUrl();
-    SQLite::Statement ours(*db_, "SELECT b.url, o.pos FROM outlinks o JOIN urls b ON b.id = o.dst "
-                                 "WHERE o.src = url_id(?1) ORDER BY o.pos");
+    SQLite::Statement ours(*db_,
+                           "SELECT b.url, o.pos FROM outlinks o JOIN urls b ON b.id = o.dst "
+                           "WHERE o.src = url_id(?1) ORDER BY o.pos");
     SQLite::Statement theirs(
-        *db_, "SELECT l.dst, (SELECT count(*) FROM oracle_links m WHERE m.src = l.src AND "
-              "url_id(m.dst) < url_id(l.dst)) AS pos FROM oracle_links l WHERE l.src = "
-              "url_normalize(?1) ORDER BY pos");
+        *db_,
+        "SELECT l.dst, (SELECT count(*) FROM oracle_links m WHERE m.src = l.src AND "
+        "url_id(m.dst) < url_id(l.dst)) AS pos FROM oracle_links l WHERE l.src = "
+        "url_normalize(?1) ORDER BY pos");
     ours.bind(1, url);
     theirs.bind(1, url);
     while (true) {
@@ -177,10 +184,12 @@ class LinksDifferential {
       EXPECT_EQ(ours.getColumn(0).getString(), theirs.getColumn(0).getString());
       EXPECT_EQ(ours.getColumn(1).getInt(), theirs.getColumn(1).getInt());
     }
-    SQLite::Statement in_ours(*db_, "SELECT a.url FROM inlinks i JOIN urls a ON a.id = i.src "
-                                    "WHERE i.dst = url_id(?1) ORDER BY 1");
-    SQLite::Statement in_theirs(*db_, "SELECT src FROM oracle_links WHERE dst = url_normalize(?1) "
-                                      "ORDER BY 1");
+    SQLite::Statement in_ours(*db_,
+                              "SELECT a.url FROM inlinks i JOIN urls a ON a.id = i.src "
+                              "WHERE i.dst = url_id(?1) ORDER BY 1");
+    SQLite::Statement in_theirs(*db_,
+                                "SELECT src FROM oracle_links WHERE dst = url_normalize(?1) "
+                                "ORDER BY 1");
     in_ours.bind(1, url);
     in_theirs.bind(1, url);
     while (true) {

@@ -85,9 +85,8 @@ TEST_F(LinksTest, JoinsWithUrlsUseTheIndexes) {
   const std::string in_query =
       "SELECT u.url FROM inlinks i JOIN urls u ON u.id = i.src "
       "WHERE i.dst = url_id('https://en.wikipedia.org/wiki/Columba')";
-  EXPECT_EQ(Rows(db_, out_query),
-            (std::vector<std::string>{"https://en.wikipedia.org/wiki/Bede",
-                                      "https://en.wikipedia.org/wiki/Iona"}));
+  EXPECT_EQ(Rows(db_, out_query), (std::vector<std::string>{"https://en.wikipedia.org/wiki/Bede",
+                                                            "https://en.wikipedia.org/wiki/Iona"}));
   EXPECT_EQ(Rows(db_, in_query),
             (std::vector<std::string>{"https://en.wikipedia.org/wiki/Bede",
                                       "https://en.wikipedia.org/wiki/Scotland"}));
@@ -117,8 +116,9 @@ TEST_F(LinksTest, BadWritesAreClearErrorsAndChangeNothing) {
   ExpectError(db_, "INSERT INTO outlinks(src, dst) VALUES (NULL, 2)", SQLITE_CONSTRAINT,
               prefix + "src is NULL; give the URL ids of both ends, e.g. url_id('http://…')");
   ExpectError(db_, "INSERT INTO outlinks(src, dst) VALUES (1, 'x')", SQLITE_CONSTRAINT,
-              prefix + "dst is not an integer; give the URL ids of both ends, e.g. "
-                       "url_id('http://…')");
+              prefix +
+                  "dst is not an integer; give the URL ids of both ends, e.g. "
+                  "url_id('http://…')");
   ExpectError(db_, "INSERT INTO outlinks(src, dst) VALUES (-5, 2)", SQLITE_CONSTRAINT,
               prefix + "src -5 is out of range; ids run from 0 to 4294967295");
   ExpectError(db_, "INSERT INTO outlinks(src, dst, pos) VALUES (1, 3, 0)", SQLITE_ERROR,
@@ -128,8 +128,9 @@ TEST_F(LinksTest, BadWritesAreClearErrorsAndChangeNothing) {
   ExpectError(db_, "INSERT INTO outlinks(outlinks) VALUES ('compact')", SQLITE_ERROR,
               prefix + "unknown command 'compact'; the command is 'optimize'");
   ExpectError(db_, "INSERT INTO outlinks(outlinks) VALUES ('import')", SQLITE_ERROR,
-              prefix + "'import' is run by crawldb_import_arcs and crawldb_import_links; call "
-                       "one of those functions");
+              prefix +
+                  "'import' is run by crawldb_import_arcs and crawldb_import_links; call "
+                  "one of those functions");
   ExpectError(db_, "INSERT INTO inlinks(src, dst) VALUES (1, 3)", SQLITE_ERROR,
               "table inlinks may not be modified");
   // A multi-row insert that fails midway keeps nothing of the statement; OR IGNORE skips.
@@ -169,13 +170,15 @@ TEST_F(LinksTest, DeletesRemoveLinksAndDeletedUrlsHideTheirs) {
 
 TEST_F(LinksTest, RollbackAndSavepointsUndoLinkChanges) {
   db_.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2)");
-  db_.exec("BEGIN; INSERT INTO outlinks(src, dst) VALUES (1, 3); DELETE FROM outlinks WHERE dst = 2");
+  db_.exec(
+      "BEGIN; INSERT INTO outlinks(src, dst) VALUES (1, 3); DELETE FROM outlinks WHERE dst = 2");
   EXPECT_EQ(Rows(db_, "SELECT src, dst FROM outlinks"), (std::vector<std::string>{"1|3"}));
   db_.exec("ROLLBACK");
   EXPECT_EQ(Rows(db_, "SELECT src, dst FROM outlinks"), (std::vector<std::string>{"1|2"}));
-  db_.exec("BEGIN; INSERT INTO outlinks(src, dst) VALUES (2, 1); SAVEPOINT s;"
-           "INSERT INTO outlinks(src, dst) VALUES (3, 1); DELETE FROM outlinks WHERE src = 1;"
-           "ROLLBACK TO s; INSERT INTO outlinks(src, dst) VALUES (4, 1); COMMIT");
+  db_.exec(
+      "BEGIN; INSERT INTO outlinks(src, dst) VALUES (2, 1); SAVEPOINT s;"
+      "INSERT INTO outlinks(src, dst) VALUES (3, 1); DELETE FROM outlinks WHERE src = 1;"
+      "ROLLBACK TO s; INSERT INTO outlinks(src, dst) VALUES (4, 1); COMMIT");
   EXPECT_EQ(Rows(db_, "SELECT src, dst FROM inlinks"),
             (std::vector<std::string>{"2|1", "4|1", "1|2"}));
   ExpectError(db_, "BEGIN; INSERT INTO outlinks(outlinks) VALUES ('optimize')", SQLITE_ERROR,
@@ -188,8 +191,9 @@ TEST(LinksFile, PersistAcrossReopenAndReachOtherConnections) {
   {
     SQLite::Database db = LoadedDb(path);
     db.exec(kSchema);
-    db.exec("INSERT INTO urls(url) VALUES ('http://a.example/'), ('http://b.example/'), "
-            "('http://c.example/')");
+    db.exec(
+        "INSERT INTO urls(url) VALUES ('http://a.example/'), ('http://b.example/'), "
+        "('http://c.example/')");
     db.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2), (2, 3)");
     db.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')");
     db.exec("INSERT INTO outlinks(src, dst) VALUES (3, 1)");
@@ -227,12 +231,14 @@ TEST_F(LinksTest, StatsReportBitsPerLinkByComponent) {
   db_.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2), (2, 3), (3, 1)");
   db_.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')");
   db_.exec("INSERT INTO outlinks(src, dst) VALUES (4, 1)");
-  std::string stats = One(
-      db_, "SELECT value FROM json_each(crawldb_stats(), '$.tables') WHERE value ->> 'table' = "
-           "'outlinks'");
-  SQLite::Statement query(db_, "SELECT ?1 ->> 'codec', ?1 ->> 'links', ?1 ->> 'delta_links', "
-                               "?1 ->> '$.outlinks.bits_per_link' > 0, "
-                               "?1 ->> '$.inlinks.adds_bits_per_link' > 0");
+  std::string stats =
+      One(db_,
+          "SELECT value FROM json_each(crawldb_stats(), '$.tables') WHERE value ->> 'table' = "
+          "'outlinks'");
+  SQLite::Statement query(db_,
+                          "SELECT ?1 ->> 'codec', ?1 ->> 'links', ?1 ->> 'delta_links', "
+                          "?1 ->> '$.outlinks.bits_per_link' > 0, "
+                          "?1 ->> '$.inlinks.adds_bits_per_link' > 0");
   query.bind(1, stats);
   ASSERT_TRUE(query.executeStep());
   EXPECT_EQ(query.getColumn(0).getString(), "link3");
@@ -277,12 +283,15 @@ TEST(LinksFromCrawl, CrawlAddRecordsItsLinksInOutlinks) {
 
 TEST(LinksFromCrawl, WithoutOutlinksTheFrontierKeepsTheLinks) {
   SQLite::Database db = LoadedDb();
-  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls;"
-          "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
-  db.exec("SELECT crawl_add('http://a.example/', NULL, NULL, 1000), "
-          "crawl_add('http://a.example/x', 'http://a.example/', NULL, 1000)");
-  EXPECT_EQ(Rows(db, "SELECT a.url, b.url FROM frontier_links l JOIN urls a ON a.fp = l.src "
-                     "JOIN urls b ON b.fp = l.dst"),
+  db.exec(
+      "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
+      "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
+  db.exec(
+      "SELECT crawl_add('http://a.example/', NULL, NULL, 1000), "
+      "crawl_add('http://a.example/x', 'http://a.example/', NULL, 1000)");
+  EXPECT_EQ(Rows(db,
+                 "SELECT a.url, b.url FROM frontier_links l JOIN urls a ON a.fp = l.src "
+                 "JOIN urls b ON b.fp = l.dst"),
             (std::vector<std::string>{"http://a.example/|http://a.example/x"}));
 }
 
@@ -320,10 +329,12 @@ TEST(LinksImport, ArcsFileKeepsTheGraphAsGiven) {
   ASSERT_TRUE(import.executeStep());
   EXPECT_EQ(import.getColumn(0).getString().substr(0, 40),
             "{\"lines\":100003,\"arcs_read\":100002,\"link");
-  EXPECT_EQ(One(db, "SELECT count(*) || ' ' || sum(dst) || ' ' || sum(src * 7 + pos) FROM outlinks"),
-            One(db, "SELECT count(*) || ' ' || sum(dst) || ' ' || sum(src * 7 + "
-                    "(SELECT count(*) FROM plain q WHERE q.src = p.src AND q.dst < p.dst)) "
-                    "FROM plain p"));
+  EXPECT_EQ(
+      One(db, "SELECT count(*) || ' ' || sum(dst) || ' ' || sum(src * 7 + pos) FROM outlinks"),
+      One(db,
+          "SELECT count(*) || ' ' || sum(dst) || ' ' || sum(src * 7 + "
+          "(SELECT count(*) FROM plain q WHERE q.src = p.src AND q.dst < p.dst)) "
+          "FROM plain p"));
   EXPECT_EQ(One(db, "SELECT count(*) || ' ' || sum(src) FROM inlinks"),
             One(db, "SELECT count(*) || ' ' || sum(src) FROM plain"));
   EXPECT_EQ(Rows(db, "SELECT src FROM inlinks WHERE dst = 7"),
@@ -391,8 +402,8 @@ TEST(LinksImport, LinksFileOfWikispeediaMatchesItsLinks) {
   ASSERT_GT(graph.links.size(), 100000u);
   // A newer record of one source replaces the older one; junk links are skipped.
   const std::string wiki = "https://en.wikipedia.org/wiki/";
-  std::string newer = wiki + "Zulu\n  " + wiki + "Zambia\n  mailto:someone@example.com\n  " + wiki +
-                      "Zulu\n";
+  std::string newer =
+      wiki + "Zulu\n  " + wiki + "Zambia\n  mailto:someone@example.com\n  " + wiki + "Zulu\n";
   for (auto it = graph.links.begin(); it != graph.links.end();) {
     it = it->first == wiki + "Zulu" ? graph.links.erase(it) : std::next(it);
   }
@@ -405,8 +416,9 @@ TEST(LinksImport, LinksFileOfWikispeediaMatchesItsLinks) {
   EXPECT_NE(result.find("\"superseded\":1,"), std::string::npos) << result;
   EXPECT_NE(result.find("\"invalid_urls\":1,"), std::string::npos) << result;
   std::set<std::pair<std::string, std::string>> stored;
-  SQLite::Statement query(db, "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
-                              "JOIN urls b ON b.id = o.dst");
+  SQLite::Statement query(db,
+                          "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
+                          "JOIN urls b ON b.id = o.dst");
   while (query.executeStep()) stored.insert({query.getColumn(0), query.getColumn(1)});
   // Stored URLs are normalised: compare through url_normalize.
   std::set<std::pair<std::string, std::string>> expected;
@@ -427,19 +439,19 @@ TEST(LinksImport, LinksFileOfWikispeediaMatchesItsLinks) {
 }
 
 TEST(LinksImport, ThresholdDropsRarelyLinkedDestinations) {
-  std::string path = WriteTempFile(
-      "threshold_links",
-      "http://a.example/\n  http://x.example/\n  http://y.example/\n"
-      "http://b.example/\n  http://x.example/\n\thttp://a.example/\n"
-      "\n"
-      "http://c.example/\n");
+  std::string path = WriteTempFile("threshold_links",
+                                   "http://a.example/\n  http://x.example/\n  http://y.example/\n"
+                                   "http://b.example/\n  http://x.example/\n\thttp://a.example/\n"
+                                   "\n"
+                                   "http://c.example/\n");
   SQLite::Database db = LoadedDb();
   db.exec(kSchema);
   std::string result = One(db, "SELECT crawldb_import_links('" + path + "', 2)");
   EXPECT_NE(result.find("\"urls\":4,"), std::string::npos) << result;
   EXPECT_NE(result.find("\"dropped_urls\":1,"), std::string::npos) << result;
-  EXPECT_EQ(Rows(db, "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
-                     "JOIN urls b ON b.id = o.dst ORDER BY 1, 2"),
+  EXPECT_EQ(Rows(db,
+                 "SELECT a.url, b.url FROM outlinks o JOIN urls a ON a.id = o.src "
+                 "JOIN urls b ON b.id = o.dst ORDER BY 1, 2"),
             (std::vector<std::string>{"http://a.example/|http://x.example/",
                                       "http://b.example/|http://a.example/",
                                       "http://b.example/|http://x.example/"}));

@@ -14,8 +14,7 @@ using crawldb::testing::LoadedDb;
 TEST(LoadExtension, VersionIsSemverPlusCommit) {
   SQLite::Database db = LoadedDb();
   std::string version = db.execAndGet("SELECT crawldb_version()").getString();
-  EXPECT_TRUE(crawldb::testing::IsVersionText(version))
-      << version;
+  EXPECT_TRUE(crawldb::testing::IsVersionText(version)) << version;
 }
 
 TEST(LoadExtension, DebugReportsTheRunningSqlite) {

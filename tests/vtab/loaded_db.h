@@ -68,7 +68,6 @@ inline void ExpectError(SQLite::Database& db, const std::string& sql, int code,
   }
 }
 
-
 // The SQL function flip(blob, at): the blob with byte `at` XOR 0x5A (the blob itself when it
 // is shorter). Corruption tests register it to damage stored bytes.
 inline void FlipByte(sqlite3_context* context, int, sqlite3_value** argv) {

@@ -69,17 +69,18 @@ class Differential {
 
  private:
   int Pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(random_); }
-  const std::string& AnyUrl() { return pool_[static_cast<size_t>(Pick(static_cast<int>(pool_.size())))]; }
+  const std::string& AnyUrl() {
+    return pool_[static_cast<size_t>(Pick(static_cast<int>(pool_.size())))];
+  }
   static std::string Upcase(std::string text) {
     size_t host_end = text.find('/', 8);
-    std::transform(text.begin(), text.begin() + static_cast<ptrdiff_t>(std::min(host_end, text.size())),
+    std::transform(text.begin(),
+                   text.begin() + static_cast<ptrdiff_t>(std::min(host_end, text.size())),
                    text.begin(), ::toupper);
     return text;
   }
 
-  void Open() {
-    db_ = std::make_unique<SQLite::Database>(LoadedDb(path_));
-  }
+  void Open() { db_ = std::make_unique<SQLite::Database>(LoadedDb(path_)); }
   void Reopen() {
     db_.reset();
     Open();
@@ -131,11 +132,13 @@ class Differential {
         ++expected;
       }
     }
-    SQLite::Statement insert(*db_, "INSERT OR IGNORE INTO urls(url) VALUES (?), (?), (?), (?), (?)");
+    SQLite::Statement insert(*db_,
+                             "INSERT OR IGNORE INTO urls(url) VALUES (?), (?), (?), (?), (?)");
     SQLite::Statement oracle(
-        *db_, "INSERT OR IGNORE INTO oracle(url) SELECT url_normalize(value) FROM "
-              "(SELECT ? AS value UNION ALL SELECT ? UNION ALL SELECT ? UNION ALL SELECT ? "
-              "UNION ALL SELECT ?) WHERE url_normalize(value) IS NOT NULL");
+        *db_,
+        "INSERT OR IGNORE INTO oracle(url) SELECT url_normalize(value) FROM "
+        "(SELECT ? AS value UNION ALL SELECT ? UNION ALL SELECT ? UNION ALL SELECT ? "
+        "UNION ALL SELECT ?) WHERE url_normalize(value) IS NOT NULL");
     for (int i = 0; i < 5; ++i) {
       insert.bind(i + 1, batch[static_cast<size_t>(i)]);
       oracle.bind(i + 1, batch[static_cast<size_t>(i)]);
@@ -155,7 +158,8 @@ class Differential {
 
   void Lookup() {
     const std::string& url = AnyUrl();
-    SQLite::Statement ours(*db_, "SELECT count(*), url_id(?1) IS NOT NULL FROM urls WHERE url = ?1");
+    SQLite::Statement ours(*db_,
+                           "SELECT count(*), url_id(?1) IS NOT NULL FROM urls WHERE url = ?1");
     ours.bind(1, url);
     ours.executeStep();
     bool expected = InOracle(Normalized(url));
@@ -167,8 +171,9 @@ class Differential {
     std::string max_id = One(*db_, "SELECT max(id) FROM urls");
     if (max_id == "NULL") return;
     int id = 1 + Pick(std::stoi(max_id));
-    SQLite::Statement row(*db_, "SELECT url, url_text(id), url_id(url), fp = url_fp(url) FROM urls "
-                                "WHERE id = ?");
+    SQLite::Statement row(*db_,
+                          "SELECT url, url_text(id), url_id(url), fp = url_fp(url) FROM urls "
+                          "WHERE id = ?");
     row.bind(1, id);
     if (!row.executeStep()) {
       EXPECT_EQ(One(*db_, "SELECT url_text(" + std::to_string(id) + ")"), "NULL");
@@ -189,14 +194,14 @@ class Differential {
     EXPECT_EQ(Rows(*db_, "SELECT url FROM urls WHERE host = '" + Escape(host) + "' ORDER BY url"),
               Rows(*db_, "SELECT url FROM oracle WHERE url_host(url) = '" + Escape(host) +
                              "' ORDER BY url"));
-    EXPECT_EQ(Rows(*db_, "SELECT url FROM urls WHERE url GLOB '" + Escape(prefix) + "*' ORDER BY url"),
-              Rows(*db_, "SELECT url FROM oracle WHERE url GLOB '" + Escape(prefix) +
-                             "*' ORDER BY url"));
+    EXPECT_EQ(
+        Rows(*db_, "SELECT url FROM urls WHERE url GLOB '" + Escape(prefix) + "*' ORDER BY url"),
+        Rows(*db_, "SELECT url FROM oracle WHERE url GLOB '" + Escape(prefix) + "*' ORDER BY url"));
     std::string upper = prefix.substr(0, prefix.size() - 1) + "0";  // '0' follows '/'
     EXPECT_EQ(Rows(*db_, "SELECT url FROM urls WHERE url >= '" + Escape(prefix) + "' AND url < '" +
                              Escape(upper) + "' ORDER BY url"),
-              Rows(*db_, "SELECT url FROM oracle WHERE url >= '" + Escape(prefix) + "' AND url < '" +
-                             Escape(upper) + "' ORDER BY url"));
+              Rows(*db_, "SELECT url FROM oracle WHERE url >= '" + Escape(prefix) +
+                             "' AND url < '" + Escape(upper) + "' ORDER BY url"));
   }
 
   static std::string Escape(const std::string& text) {
@@ -240,7 +245,8 @@ class Differential {
     EXPECT_EQ(One(*db_, "SELECT count(DISTINCT id) = count(*) FROM urls"), "1");
     EXPECT_EQ(One(*db_, "SELECT crawldb_check()"), "ok");
     max_merged_ = std::max(
-        max_merged_, std::stoi(One(*db_, "SELECT json_extract(crawldb_stats(), '$.tables[0].merged_urls')")));
+        max_merged_,
+        std::stoi(One(*db_, "SELECT json_extract(crawldb_stats(), '$.tables[0].merged_urls')")));
   }
 
  public:

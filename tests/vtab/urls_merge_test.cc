@@ -37,7 +37,8 @@ void InsertBatches(SQLite::Database& db, const std::vector<std::string>& urls, s
 std::map<std::string, std::string> UrlIds(SQLite::Database& db) {
   std::map<std::string, std::string> ids;
   SQLite::Statement select(db, "SELECT url, id FROM urls");
-  while (select.executeStep()) ids[select.getColumn(0).getString()] = select.getColumn(1).getString();
+  while (select.executeStep())
+    ids[select.getColumn(0).getString()] = select.getColumn(1).getString();
   return ids;
 }
 
@@ -86,8 +87,9 @@ TEST_F(UrlsMerge, CommitsMergePartsTrimTheLogAndReopenAsTheyWere) {
   }
   // Ids given after a reopen follow the largest one, deleted or not.
   db.exec("INSERT INTO urls(url) VALUES ('http://after.example/')");
-  EXPECT_EQ(One(db, "SELECT max(id) FROM urls"), One(db, "SELECT json_extract(crawldb_stats(), "
-                                                         "'$.tables[0].max_id')"));
+  EXPECT_EQ(One(db, "SELECT max(id) FROM urls"), One(db,
+                                                     "SELECT json_extract(crawldb_stats(), "
+                                                     "'$.tables[0].max_id')"));
   db.exec("SELECT crawldb_optimize()");
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls_parts"), "0");
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls_deleted"), "0");
@@ -149,8 +151,8 @@ TEST_F(UrlsMerge, DamagedPartsAreCorruptVtabNeverACrash) {
   };
   std::vector<std::string> flips;
   for (size_t at = 0; at < 60; ++at) {
-    flips.push_back("UPDATE urls_parts SET data = flip(data, length(data) * " +
-                    std::to_string(at) + " / 60) WHERE part = " + some_part);
+    flips.push_back("UPDATE urls_parts SET data = flip(data, length(data) * " + std::to_string(at) +
+                    " / 60) WHERE part = " + some_part);
   }
   const std::vector<std::string> reads = {"SELECT url, host, fp FROM urls",
                                           "SELECT * FROM urls WHERE host = 'www.nytimes.com'",

@@ -40,7 +40,8 @@ int InsertAll(const std::string& path, const std::vector<std::string>& urls, siz
             std::string sql = "INSERT OR IGNORE INTO urls(url) VALUES (?)";
             for (size_t i = start + 1; i < end; ++i) sql += ", (?)";
             SQLite::Statement insert(db, sql);
-            for (size_t i = start; i < end; ++i) insert.bind(static_cast<int>(i - start + 1), urls[i]);
+            for (size_t i = start; i < end; ++i)
+              insert.bind(static_cast<int>(i - start + 1), urls[i]);
             insert.exec();
           }
           break;
@@ -118,8 +119,9 @@ TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   EXPECT_EQ(std::set<std::string>(stored.begin(), stored.end()), expected);
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
   if (GetParam().merges) {
-    EXPECT_GT(std::stoul(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].merged_urls')")),
-              expected.size() / 2);
+    EXPECT_GT(
+        std::stoul(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].merged_urls')")),
+        expected.size() / 2);
   }
 }
 

@@ -65,9 +65,9 @@ TEST_F(UrlsTest, OrReplaceKeepsTheExistingId) {
 }
 
 TEST_F(UrlsTest, InvalidUrlsAreConstraintErrorsWithTheReason) {
-  ExpectError(db_, "INSERT INTO urls(url) VALUES ('mailto:x@y.z')", SQLITE_CONSTRAINT,
-              std::string(kConstraintPrefix) +
-                  "invalid URL: unsupported scheme 'mailto': mailto:x@y.z");
+  ExpectError(
+      db_, "INSERT INTO urls(url) VALUES ('mailto:x@y.z')", SQLITE_CONSTRAINT,
+      std::string(kConstraintPrefix) + "invalid URL: unsupported scheme 'mailto': mailto:x@y.z");
   ExpectError(db_, "INSERT INTO urls(url) VALUES ('http://a' || char(0) || 'b/')",
               SQLITE_CONSTRAINT,
               std::string(kConstraintPrefix) + "invalid URL: embedded NUL byte: http://a\\x00b/");
@@ -161,11 +161,11 @@ TEST_F(UrlsTest, CanonicalOrderGroupsDomainsAndHosts) {
     Insert(url);
   }
   EXPECT_EQ(One(db_, "SELECT crawldb_optimize() IS NOT NULL"), "1");
-  EXPECT_EQ(Rows(db_, "SELECT url FROM urls ORDER BY id"),
-            (std::vector<std::string>{"http://10.0.0.1/", "http://example.com/a",
-                                      "https://example.com/", "http://shop.example.com/",
-                                      "http://www.example.com/b", "http://example-shop.com/",
-                                      "http://zeta.org/"}));
+  EXPECT_EQ(
+      Rows(db_, "SELECT url FROM urls ORDER BY id"),
+      (std::vector<std::string>{"http://10.0.0.1/", "http://example.com/a", "https://example.com/",
+                                "http://shop.example.com/", "http://www.example.com/b",
+                                "http://example-shop.com/", "http://zeta.org/"}));
 }
 
 TEST_F(UrlsTest, LookupsThroughEveryPlan) {
@@ -181,8 +181,9 @@ TEST_F(UrlsTest, LookupsThroughEveryPlan) {
     EXPECT_EQ(One(db_, "SELECT count(*) FROM urls WHERE id IN (1, 3, 5, 99)"), "3");
     EXPECT_EQ(One(db_, "SELECT url FROM urls WHERE url = 'HTTP://EXAMPLE.COM/b'"),
               "http://example.com/b");
-    EXPECT_EQ(One(db_, "SELECT count(*) FROM urls WHERE url IN ('http://example.com/a', "
-                       "'http://other.org/x', 'http://nowhere/', 'not a url')"),
+    EXPECT_EQ(One(db_,
+                  "SELECT count(*) FROM urls WHERE url IN ('http://example.com/a', "
+                  "'http://other.org/x', 'http://nowhere/', 'not a url')"),
               "2");
     EXPECT_EQ(One(db_, "SELECT url FROM urls WHERE fp = url_fp('http://other.org/x')"),
               "http://other.org/x");
@@ -194,8 +195,9 @@ TEST_F(UrlsTest, LookupsThroughEveryPlan) {
     EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url GLOB 'http*://example.com/*' ORDER BY url"),
               (std::vector<std::string>{"http://example.com/a", "http://example.com/b",
                                         "https://example.com/c"}));
-    EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url >= 'http://example.com/b' AND "
-                        "url < 'http://example.com/c' ORDER BY url"),
+    EXPECT_EQ(Rows(db_,
+                   "SELECT url FROM urls WHERE url >= 'http://example.com/b' AND "
+                   "url < 'http://example.com/c' ORDER BY url"),
               (std::vector<std::string>{"http://example.com/b"}));
     EXPECT_EQ(Rows(db_, "SELECT url FROM urls WHERE url > 'http://o' ORDER BY url"),
               (std::vector<std::string>{"http://other.org/x", "http://www.example.com/a",
@@ -262,8 +264,9 @@ TEST_F(UrlsTest, StatementsRunAgainSeeTheStoreAsItIsNow) {
 
 TEST_F(UrlsTest, PlansUseTheIndex) {
   // Estimates follow the table's size, as they should: give it a realistic one.
-  db_.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
-           "INSERT INTO urls(url) SELECT 'http://example.com/' || i FROM n");
+  db_.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
+      "INSERT INTO urls(url) SELECT 'http://example.com/' || i FROM n");
   db_.exec("CREATE TABLE pages(url_id INTEGER, title TEXT)");
   auto plan = [&](const std::string& sql) {
     std::string text;
@@ -272,9 +275,9 @@ TEST_F(UrlsTest, PlansUseTheIndex) {
   };
   EXPECT_NE(plan("SELECT * FROM urls WHERE id = 1").find("VIRTUAL TABLE INDEX 1:"),
             std::string::npos);
-  EXPECT_NE(plan("SELECT * FROM urls WHERE url = 'http://example.com/a'")
-                .find("VIRTUAL TABLE INDEX 2:"),
-            std::string::npos);
+  EXPECT_NE(
+      plan("SELECT * FROM urls WHERE url = 'http://example.com/a'").find("VIRTUAL TABLE INDEX 2:"),
+      std::string::npos);
   EXPECT_NE(plan("SELECT * FROM urls WHERE fp = 5").find("VIRTUAL TABLE INDEX 3:"),
             std::string::npos);
   EXPECT_NE(plan("SELECT * FROM urls WHERE host = 'example.com'").find("VIRTUAL TABLE INDEX 4:"),
@@ -292,7 +295,8 @@ TEST_F(UrlsTest, RollbackAndSavepointsLeaveNoTrace) {
   db_.exec("DELETE FROM urls WHERE url = 'http://keep.com/'");
   EXPECT_EQ(One(db_, "SELECT count(*) FROM urls"), "1");
   db_.exec("ROLLBACK");
-  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"), (std::vector<std::string>{"1|http://keep.com/"}));
+  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://keep.com/"}));
 
   db_.exec("BEGIN");
   Insert("http://one.com/");
@@ -303,9 +307,9 @@ TEST_F(UrlsTest, RollbackAndSavepointsLeaveNoTrace) {
   Insert("http://three.com/");
   db_.exec("RELEASE s");
   db_.exec("COMMIT");
-  EXPECT_EQ(Rows(db_, "SELECT id, url FROM urls"),
-            (std::vector<std::string>{"1|http://keep.com/", "2|http://one.com/",
-                                      "3|http://three.com/"}));
+  EXPECT_EQ(
+      Rows(db_, "SELECT id, url FROM urls"),
+      (std::vector<std::string>{"1|http://keep.com/", "2|http://one.com/", "3|http://three.com/"}));
 }
 
 TEST_F(UrlsTest, OptimizeIsRefusedInsideATransaction) {
@@ -325,7 +329,8 @@ TEST_F(UrlsTest, FunctionsHandleBadInput) {
   EXPECT_EQ(One(db_, "SELECT url_host('https://WWW.a.com/x')"), "www.a.com");
   EXPECT_EQ(One(db_, "SELECT url_domain('https://www.a.co.uk/x')"), "a.co.uk");
   EXPECT_EQ(One(db_, "SELECT url_problem('http://a.com/')"), "NULL");
-  EXPECT_EQ(One(db_, "SELECT url_problem('ftp://a.com/')"), "unsupported scheme 'ftp': ftp://a.com/");
+  EXPECT_EQ(One(db_, "SELECT url_problem('ftp://a.com/')"),
+            "unsupported scheme 'ftp': ftp://a.com/");
   EXPECT_EQ(One(db_, "SELECT url_problem(x'687474703a2f2f61002f')"),
             "embedded NUL byte: http://a\\x00/");
   EXPECT_EQ(One(db_, "SELECT url_id('http://absent.com/')"), "NULL");
@@ -354,15 +359,16 @@ TEST(UrlsHostileInput, PhishingCorpusLoadsInOneStatement) {
     transaction.commit();
   }
   int added = db.exec("INSERT OR IGNORE INTO urls(url) SELECT url FROM staging");
-  std::string valid_distinct =
-      One(db, "SELECT count(DISTINCT url_normalize(url)) FROM staging "
-              "WHERE url_normalize(url) IS NOT NULL");
+  std::string valid_distinct = One(db,
+                                   "SELECT count(DISTINCT url_normalize(url)) FROM staging "
+                                   "WHERE url_normalize(url) IS NOT NULL");
   EXPECT_EQ(std::to_string(added), valid_distinct);
   EXPECT_GT(added, 90000);
   // Every stored URL is its own normal form, and the refused ones all have a reason.
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls WHERE url_normalize(url) IS NOT url"), "0");
-  EXPECT_EQ(One(db, "SELECT count(*) FROM staging WHERE url_normalize(url) IS NULL AND "
-                    "url_problem(url) IS NULL"),
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM staging WHERE url_normalize(url) IS NULL AND "
+                "url_problem(url) IS NULL"),
             "0");
   db.exec("SELECT crawldb_optimize()");
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), valid_distinct);
@@ -441,8 +447,9 @@ TEST(UrlsPersistence, LargeTransactionsSplitTheirLogUnderTheLengthLimit) {
     SQLite::Database db = LoadedDb(path);
     sqlite3_limit(db.getHandle(), SQLITE_LIMIT_LENGTH, 100000);
     db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
-    db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
-            "INSERT INTO urls(url) SELECT 'http://example.com/some/longer/path/' || i FROM n");
+    db.exec(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
+        "INSERT INTO urls(url) SELECT 'http://example.com/some/longer/path/' || i FROM n");
     EXPECT_GT(std::stoi(One(db, "SELECT count(*) FROM urls_log")), 3);
     EXPECT_EQ(One(db, "SELECT max(length(added)) <= 50000 + 64 FROM urls_log"), "1");
   }
@@ -459,8 +466,8 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
     db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
     db.exec("BEGIN");
     for (int i = 0; i < 3000; ++i) {  // 94 blocks: urls_base parts 3 and 4
-      db.exec("INSERT INTO urls(url) VALUES ('http://site" + std::to_string(i % 7) +
-              ".com/page/" + std::to_string(i) + "')");
+      db.exec("INSERT INTO urls(url) VALUES ('http://site" + std::to_string(i % 7) + ".com/page/" +
+              std::to_string(i) + "')");
     }
     db.exec("COMMIT");
     db.exec("SELECT crawldb_optimize()");
@@ -536,13 +543,15 @@ TEST(UrlsStats, CountTheBytesOfEveryStructure) {
   EXPECT_EQ(stat("base_bytes"), 4);  // the header alone
   EXPECT_EQ(stat("base_model_bytes") + stat("base_head_bytes") + stat("base_block_bytes"), 0);
   EXPECT_EQ(stat("parts_bytes") + stat("merged_urls") + stat("pending_urls"), 0);
-  db.exec("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
-          "INSERT INTO urls(url) SELECT 'http://site' || (i % 9) || '.com/p/' || i FROM n");
+  db.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
+      "INSERT INTO urls(url) SELECT 'http://site' || (i % 9) || '.com/p/' || i FROM n");
   EXPECT_EQ(stat("log_rows"), 1);
   const int64_t log_bytes = stat("log_bytes");
   EXPECT_GT(log_bytes, 1000 * 10);
-  EXPECT_EQ(log_bytes, std::stoll(One(db, "SELECT sum(length(added) + length(deleted)) "
-                                          "FROM urls_log")));
+  EXPECT_EQ(log_bytes, std::stoll(One(db,
+                                      "SELECT sum(length(added) + length(deleted)) "
+                                      "FROM urls_log")));
   db.exec("SELECT crawldb_optimize()");
   EXPECT_EQ(stat("log_rows") + stat("log_bytes"), 0);
   EXPECT_EQ(stat("pending_urls") + stat("pending_key_bytes") + stat("parts_bytes"), 0);
