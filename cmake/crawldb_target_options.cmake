@@ -14,23 +14,31 @@ function(crawldb_target_options target)
   endif()
 endfunction()
 
-# A GoogleTest executable registered with CTest, one per test file.
+# Test labels (ctest -L LABEL): `unit` — a layer below SQL on its own, quick (the whole tier runs
+# in well under a minute: ctest --preset release -L unit); `integration` — the built module
+# through SQL, processes, the Python client; `lint` — the repository's own checks.
+
+# A GoogleTest executable registered with CTest, one per test file; LABEL defaults to unit.
 function(crawldb_add_gtest name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL" "SOURCES;LIBS" ${ARGN})
+  if(NOT ARG_LABEL)
+    set(ARG_LABEL unit)
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   crawldb_target_options(${name})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
-                       PROPERTIES ENVIRONMENT "CRAWLDB_SHARED_DATA=${CRAWLDB_SHARED_DATA}")
+                       PROPERTIES ENVIRONMENT "CRAWLDB_SHARED_DATA=${CRAWLDB_SHARED_DATA}"
+                                  LABELS ${ARG_LABEL})
 endfunction()
 
 # Every *_test.cc in the calling folder becomes one GoogleTest program linked with LIBS.
 function(crawldb_add_gtest_folder)
-  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LABEL" "LIBS" ${ARGN})
   file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cc)
   foreach(test_source ${test_sources})
     get_filename_component(test_name ${test_source} NAME_WE)
-    crawldb_add_gtest(${test_name} SOURCES ${test_source} LIBS ${ARG_LIBS})
+    crawldb_add_gtest(${test_name} SOURCES ${test_source} LIBS ${ARG_LIBS} LABEL ${ARG_LABEL})
   endforeach()
 endfunction()
 

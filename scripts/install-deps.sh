@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential g++ cmake ninja-build pkg-config git binutils xz-utils python3
+  clang-format  # the format test (scripts/check_format.sh)
   libsqlite3-dev sqlite3
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libsqlitecpp-dev
   libxxhash-dev liburiparser-dev libpsl-dev libidn2-dev libzstd-dev

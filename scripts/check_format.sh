@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Fails when a tracked C++ file differs from what clang-format makes of it (.clang-format at the
+# root; Debian 12's clang-format 14, which scripts/install-deps.sh installs). The `format` test.
+# To fix: clang-format -i FILE… (or every file: clang-format -i $(git ls-files '*.cc' '*.h')).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t files < <(git ls-files '*.cc' '*.h')
+if ! clang-format --dry-run --Werror "${files[@]}"; then
+  echo "format: the files above differ from .clang-format; run clang-format -i on them" >&2
+  exit 1
+fi
+echo "format: ${#files[@]} files match .clang-format"
