@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
@@ -52,10 +53,8 @@ absl::Status WritePlanFigures(sqlite3* db, absl::string_view module, absl::strin
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, once.Use(0));
   CRAWLDB_RETURN_IF_ERROR(write.BindText(1, absl::StrCat(figures.rows)));
   CRAWLDB_RETURN_IF_ERROR(write.BindText(2, absl::StrCat(figures.keys)));
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db);
-  absl::Status written = write.Run();
-  sqlite3_set_last_insert_rowid(db, last_rowid);
-  return written;
+  LastInsertRowidGuard keep_last_rowid(db);
+  return write.Run();
 }
 
 }  // namespace crawldb

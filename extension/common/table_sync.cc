@@ -2,6 +2,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/status.h"
 
@@ -74,18 +75,16 @@ absl::StatusOr<int64_t> TableSync::StoredGeneration() {
 absl::Status TableSync::BumpGeneration() {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteGeneration));
   CRAWLDB_RETURN_IF_ERROR(write.BindText(1, absl::StrCat(generation_ + 1)));
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db_);
   CRAWLDB_RETURN_IF_ERROR(write.Run());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   ++generation_;
   return absl::OkStatus();
 }
 
 absl::Status TableSync::TakeWriteLock() {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement lock, statements_->Use(kTakeWriteLock));
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db_);
   CRAWLDB_RETURN_IF_ERROR(lock.Run());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   return absl::OkStatus();
 }
 

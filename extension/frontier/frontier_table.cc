@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "extension/common/json.h"
+#include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/frontier/frontier_functions.h"
@@ -315,28 +316,19 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                              std::string urls_name, FrontierPolicy policy, double lease_s)
-    : LoggedTable(db, kFrontierModule, args.schema, args.table),
-      db_(db),
-      connection_(connection),
-      schema_(args.schema),
-      name_(args.table),
+    : ShadowBackedTable(db, connection, Shadow(), kFrontierModule, args),
       urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
-      store_(policy) {
-  statements_ = MakeStatements();
-  if (connection_ != nullptr) connection_->Register(this);
-}
+      store_(policy) {}
 
-FrontierTable::~FrontierTable() {
-  if (connection_ != nullptr) connection_->Unregister(this);
-}
+FrontierTable::~FrontierTable() = default;
 
-std::unique_ptr<StatementCache> FrontierTable::MakeStatements() const {
-  std::string hosts = ShadowTableSet::QualifiedName(schema_, name_, "hosts");
-  std::string snapshot = ShadowTableSet::QualifiedName(schema_, name_, "snapshot");
-  std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
-  std::string config = ShadowTableSet::QualifiedName(schema_, name_, "config");
-  std::string links = ShadowTableSet::QualifiedName(schema_, name_, "links");
+std::vector<std::string> FrontierTable::StatementSql() const {
+  std::string hosts = ShadowName("hosts");
+  std::string snapshot = ShadowName("snapshot");
+  std::string log = ShadowName("log");
+  std::string config = ShadowName("config");
+  std::string links = ShadowName("links");
   std::vector<std::string> sql(kSlotCount);
   sql[kReadHosts] = absl::StrCat(
       "SELECT id, name, delay, budget, blocked_until, next_allowed FROM ", hosts, " ORDER BY id");
@@ -356,9 +348,9 @@ std::unique_ptr<StatementCache> FrontierTable::MakeStatements() const {
   sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
   sql[kSnapshotBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", snapshot);
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
-  sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema_), ".",
+  sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema()), ".",
                                  QuoteIdentifier(urls_name_), "(url) VALUES (?1)");
-  return std::make_unique<StatementCache>(db_, kFrontierModule, std::move(sql));
+  return sql;
 }
 
 absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Create(sqlite3* db, void* aux,
@@ -399,25 +391,9 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
 
 bool FrontierTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
 
-absl::Status FrontierTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
-
-absl::Status FrontierTable::Rename(const char* new_name) {
-  CRAWLDB_RETURN_IF_ERROR(Shadow().Rename(db_, schema_, name_, new_name));
-  name_ = new_name;
-  // The cached SQL names the old tables.
-  statements_ = MakeStatements();
-  RenameSync(schema_, name_);
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::Corrupt(const absl::Status& cause) const {
-  if (cause.code() != absl::StatusCode::kDataLoss) return cause;
-  return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': ", cause.message()));
-}
-
 absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
-  if (connection_ == nullptr) return UserError(kFrontierModule, "no connection registry");
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection_->Connect(urls_name_));
+  if (connection() == nullptr) return UserError(kFrontierModule, "no connection registry");
+  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection()->Connect(urls_name_));
   auto* urls = dynamic_cast<urls::UrlsTable*>(table);
   if (urls == nullptr) {
     return UserError(
@@ -511,26 +487,26 @@ absl::Status FrontierTable::LoadAll() {
   CRAWLDB_RETURN_IF_ERROR(LoadHosts());
   std::vector<int64_t> part_seq(kRecordParts, 0);  // a part never written holds nothing
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadSnapshot));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadSnapshot));
     while (true) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
       const int64_t part = select.ColumnInt64(0), seq = select.ColumnInt64(1);
       if (part < 0 || part >= static_cast<int64_t>(kRecordParts) || seq < 0) {
         return CorruptError(kFrontierModule,
-                            absl::StrCat("table '", name_, "': snapshot part ", part,
+                            absl::StrCat("table '", name(), "': snapshot part ", part,
                                          " at log row ", seq, " is out of range"));
       }
       absl::StatusOr<ChangeSet> records = DecodeChangeSet(select.ColumnBlob(2));
       if (!records.ok()) return Corrupt(records.status());
       for (const UrlChange& url : records->urls) {
         if (RecordPartOf(url.fp) != static_cast<size_t>(part)) {
-          return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': snapshot part ",
+          return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
                                                             part, " holds another part's URL"));
         }
       }
       if (!records->hosts.empty()) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': snapshot part ",
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
                                                           part, " holds hosts"));
       }
       if (absl::Status status = store_.Apply(*records); !status.ok()) return Corrupt(status);
@@ -541,7 +517,7 @@ absl::Status FrontierTable::LoadAll() {
   // Every log row after the oldest part is replayed, each URL change only into the parts written
   // before it; host changes are older than <t>_hosts, which every commit keeps current.
   const int64_t oldest = *std::min_element(part_seq.begin(), part_seq.end());
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, oldest));
   int64_t expected = oldest + 1;
   while (true) {
@@ -549,7 +525,7 @@ absl::Status FrontierTable::LoadAll() {
     if (!row) break;
     const int64_t seq = select.ColumnInt64(0);
     if (seq != expected++) {
-      return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': log row ",
+      return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ",
                                                         expected - 1, " is missing"));
     }
     absl::StatusOr<ChangeSet> changes = DecodeChangeSet(select.ColumnBlob(1));
@@ -557,7 +533,7 @@ absl::Status FrontierTable::LoadAll() {
     for (const HostChange& host : changes->hosts) {
       if (host.id >= store_.host_count() || store_.host(host.id).name != host.name) {
         return CorruptError(kFrontierModule,
-                            absl::StrCat("table '", name_, "': log row ", seq, " names host ",
+                            absl::StrCat("table '", name(), "': log row ", seq, " names host ",
                                          host.id, " unlike the hosts table"));
       }
     }
@@ -575,7 +551,7 @@ absl::Status FrontierTable::LoadAll() {
 }
 
 absl::Status FrontierTable::LoadHosts() {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadHosts));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHosts));
   ChangeSet hosts;
   std::vector<std::string> names;
   while (true) {
@@ -589,19 +565,19 @@ absl::Status FrontierTable::LoadHosts() {
     settings.budget = select.ColumnInt64(3);
     settings.blocked_until = select.ColumnDouble(4);
     settings.next_allowed = select.ColumnDouble(5);
-    absl::string_view name = select.ColumnText(1);
+    absl::string_view host_name = select.ColumnText(1);
     if (id != static_cast<int64_t>(names.size())) {
-      return CorruptError(kFrontierModule, absl::StrCat("table '", name_, "': host row ",
+      return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host row ",
                                                         names.size(), " is missing"));
     }
-    if (!is(1, SQLITE_TEXT) || name.empty() || name.size() > kMaxHostBytes ||
+    if (!is(1, SQLITE_TEXT) || host_name.empty() || host_name.size() > kMaxHostBytes ||
         !is(2, SQLITE_FLOAT) || !is(3, SQLITE_INTEGER) || !is(4, SQLITE_FLOAT) ||
         !is(5, SQLITE_FLOAT) || !std::isfinite(settings.delay_s) ||
         !std::isfinite(settings.blocked_until) || !std::isfinite(settings.next_allowed)) {
       return CorruptError(kFrontierModule,
-                          absl::StrCat("table '", name_, "': host row ", id, " is not valid"));
+                          absl::StrCat("table '", name(), "': host row ", id, " is not valid"));
     }
-    names.emplace_back(name);
+    names.emplace_back(host_name);
     hosts.hosts.push_back({static_cast<uint32_t>(id), {}, settings});
   }
   for (size_t i = 0; i < names.size(); ++i) hosts.hosts[i].name = names[i];
@@ -612,7 +588,7 @@ absl::Status FrontierTable::LoadHosts() {
 absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
   bool trimmed = false;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
     CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
     while (true) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -642,10 +618,10 @@ absl::Status FrontierTable::Sync() {
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   EncodeChangeSet(changes, &blob_);
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
@@ -654,12 +630,11 @@ absl::Status FrontierTable::Sync() {
   sync().Synced(store_.UndoMark());
   snapshot_debt_ += static_cast<int64_t>(blob_.size());
   absl::Status status = WriteSomeParts(seq);
-  sqlite3_set_last_insert_rowid(db_, last_rowid);  // the user's, not the shadow tables'
   return status;
 }
 
 absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteHost));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteHost));
   for (const HostChange& host : changes.hosts) {
     CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, host.id));
     CRAWLDB_RETURN_IF_ERROR(write.BindText(2, ToAbsl(host.name)));
@@ -676,7 +651,7 @@ absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
 absl::StatusOr<int64_t> FrontierTable::WritePart(size_t part, int64_t seq) {
   store_.PartSnapshot(part, &part_changes_);
   EncodeChangeSet(part_changes_, &blob_);
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteSnapshotPart));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(part)));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
   CRAWLDB_RETURN_IF_ERROR(write.BindBlobView(3, BytesOf(blob_)));
@@ -688,7 +663,7 @@ absl::Status FrontierTable::WriteSomeParts(int64_t seq) {
   if (snapshot_debt_ <= 0) return absl::OkStatus();
   size_t next = 0;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadNextPart));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNextPart));
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (row) next = static_cast<size_t>(select.ColumnInt64(0)) % kRecordParts;
   }
@@ -701,7 +676,7 @@ absl::Status FrontierTable::WriteSomeParts(int64_t seq) {
   }
   if (written == kRecordParts) return FinishFullCheckpoint();
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWriteNextPart));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteNextPart));
     CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(next)));
     CRAWLDB_RETURN_IF_ERROR(write.Run());
   }
@@ -709,12 +684,12 @@ absl::Status FrontierTable::WriteSomeParts(int64_t seq) {
   // but this transaction's own row stays, so that other connections see that rows went missing.
   int64_t oldest = 0;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadPartSeq));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPartSeq));
     CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(next)));
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (row) oldest = select.ColumnInt64(0);
   }
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, statements_->Use(kTrimLog));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
   CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, std::min(oldest, seq - 1)));
   return trim.Run();
 }
@@ -723,14 +698,13 @@ absl::Status FrontierTable::Checkpoint() {
   // Whatever happens next, the shadow tables are the truth: a failure rolls them back and the
   // store is reloaded from them.
   sync().ReloadOnRollback();
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().last_seq();
   absl::Status status;
   for (size_t part = 0; part < kRecordParts && status.ok(); ++part) {
     status = WritePart(part, seq).status();
   }
   if (status.ok()) status = FinishFullCheckpoint();
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   return status;
 }
 
@@ -740,7 +714,7 @@ absl::Status FrontierTable::FinishFullCheckpoint() {
   sync().ReloadOnRollback();
   const int64_t seq = sync().last_seq();
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, statements_->Use(kTrimLog));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
     CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(trim.Run());
   }
@@ -798,7 +772,7 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
   AddPlan plan = PlanAdd(*url, nullptr);
   if (plan.known) {
     // OR REPLACE keeps the URL's crawl state and takes the new priority.
-    if (sqlite3_vtab_on_conflict(db_) == SQLITE_REPLACE) {
+    if (sqlite3_vtab_on_conflict(db()) == SQLITE_REPLACE) {
       store_.SetPriority(fp, static_cast<int32_t>(priority));
       return absl::OkStatus();
     }
@@ -808,7 +782,7 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
   }
   if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kInsertUrl));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
     CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url->text())));
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
   }
@@ -844,7 +818,7 @@ absl::Status FrontierTable::RunCommand(absl::string_view command, sqlite3_value*
   if (command == "confirm") return CommandConfirm(columns);
   if (command == "host") return CommandHost(columns);
   if (command == "optimize") {
-    if (!sqlite3_get_autocommit(db_)) {
+    if (!sqlite3_get_autocommit(db())) {
       return UserError(kFrontierModule, "optimize cannot run inside a transaction",
                        "COMMIT first, then optimize");
     }
@@ -942,12 +916,11 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
 }
 
 absl::Status FrontierTable::AppendLink(uint64_t parent_fp, uint64_t fp) {
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLink));
+  LastInsertRowidGuard keep_last_rowid(db());
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLink));
   CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, identity::FingerprintToSql(parent_fp)));
   CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, identity::FingerprintToSql(fp)));
   CRAWLDB_RETURN_IF_ERROR(append.Run());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   return absl::OkStatus();
 }
 
@@ -1018,7 +991,7 @@ absl::Status FrontierTable::CommandHost(sqlite3_value** columns) {
 // Statistics and checks.
 
 absl::StatusOr<int64_t> FrontierTable::SumOf(int slot) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(slot));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(slot));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
   return row ? select.ColumnInt64(0) : 0;
 }
@@ -1032,7 +1005,7 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"queued\":%d,\"retry_waiting\":%d,"
       "\"leased\":%d,\"done\":%d,\"recrawl_scheduled\":%d,\"failed\":%d,\"hosts\":%d,"
       "\"hosts_waiting\":%d,\"log_bytes\":%d,\"snapshot_bytes\":%d,\"memory_bytes\":%d}",
-      JsonString(name_), kFrontierModule, store_.size(),
+      JsonString(name()), kFrontierModule, store_.size(),
       count(UrlState::kQueued) + count(UrlState::kWaiting), count(UrlState::kWaiting),
       count(UrlState::kLeased), count(UrlState::kDone) + count(UrlState::kRecrawl),
       count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(),
@@ -1042,12 +1015,12 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
 absl::Status FrontierTable::Check(std::vector<std::string>* problems) {
   absl::Status caught_up = CatchUp();
   if (!caught_up.ok()) {
-    problems->push_back(absl::StrCat(name_, ": ", caught_up.message()));
+    problems->push_back(absl::StrCat(name(), ": ", caught_up.message()));
     return absl::OkStatus();
   }
   std::vector<std::string> found;
   store_.Check(&found);
-  for (const std::string& problem : found) problems->push_back(absl::StrCat(name_, ": ", problem));
+  for (const std::string& problem : found) problems->push_back(absl::StrCat(name(), ": ", problem));
   return absl::OkStatus();
 }
 

@@ -79,7 +79,7 @@
 
 #include "absl/status/statusor.h"
 #include "extension/common/connection.h"
-#include "extension/common/logged_table.h"
+#include "extension/common/shadow_backed_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
@@ -97,7 +97,7 @@ inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
 
-class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTable {
+class FrontierTable : public ShadowBackedTable {
  public:
   class Cursor;
 
@@ -111,13 +111,9 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   absl::Status BestIndex(sqlite3_index_info* info);
   absl::StatusOr<std::unique_ptr<Cursor>> Open();
   absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
-  absl::Status Destroy();
-  absl::Status Rename(const char* new_name);
   absl::Status Sync();
 
   // CrawldbTable
-  const std::string& schema() const override { return schema_; }
-  const std::string& name() const override { return name_; }
   absl::StatusOr<std::string> StatsJson() override;
   absl::Status Check(std::vector<std::string>* problems) override;
 
@@ -155,7 +151,7 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
  private:
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
                 FrontierPolicy policy, double lease_s);
-  std::unique_ptr<StatementCache> MakeStatements() const;
+  std::vector<std::string> StatementSql() const override;
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
   absl::Status CommandAdd(sqlite3_value** columns);
@@ -187,15 +183,9 @@ class FrontierTable : public VirtualTable, public CrawldbTable, public LoggedTab
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
-  absl::Status Corrupt(const absl::Status& cause) const;
 
-  sqlite3* db_;
-  Connection* connection_;
-  std::string schema_;
-  std::string name_;
   std::string urls_name_;
   double lease_s_;
-  std::unique_ptr<StatementCache> statements_;
   FrontierStore store_;
 
   AddOutcome last_add_;

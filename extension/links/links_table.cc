@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "extension/common/json.h"
+#include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/status.h"
 #include "extension/links/link_cursor.h"
@@ -71,24 +72,13 @@ absl::StatusOr<uint32_t> InsertedId(sqlite3_value* value, absl::string_view colu
 
 LinksTable::LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                        std::string urls_name, std::string codec)
-    : LoggedTable(db, kLinksModule, args.schema, args.table),
-      db_(db),
-      connection_(connection),
-      schema_(args.schema),
-      name_(args.table),
+    : ShadowBackedTable(db, connection, Shadow(), kLinksModule, args),
       urls_name_(std::move(urls_name)),
-      codec_(std::move(codec)) {
-  statements_ = MakeStatements();
-  if (connection_ != nullptr) connection_->Register(this);
-}
+      codec_(std::move(codec)) {}
 
-LinksTable::~LinksTable() {
-  if (connection_ != nullptr) connection_->Unregister(this);
-}
-
-std::unique_ptr<StatementCache> LinksTable::MakeStatements() const {
-  std::string graph = ShadowTableSet::QualifiedName(schema_, name_, "graph");
-  std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
+std::vector<std::string> LinksTable::StatementSql() const {
+  std::string graph = ShadowName("graph");
+  std::string log = ShadowName("log");
   std::vector<std::string> sql(kClearLog + 1);
   sql[kReadGraph] = absl::StrCat("SELECT part, data FROM ", graph, " ORDER BY part");
   sql[kClearGraph] = absl::StrCat("DELETE FROM ", graph);
@@ -97,7 +87,7 @@ std::unique_ptr<StatementCache> LinksTable::MakeStatements() const {
       absl::StrCat("SELECT seq, changes FROM ", log, " WHERE seq > ?1 ORDER BY seq");
   sql[kAppendLog] = absl::StrCat("INSERT INTO ", log, "(seq, changes) VALUES (?1, ?2)");
   sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
-  return std::make_unique<StatementCache>(db_, kLinksModule, std::move(sql));
+  return sql;
 }
 
 absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Create(sqlite3* db, void* aux,
@@ -132,35 +122,15 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, voi
 
 bool LinksTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
 
-absl::Status LinksTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
-
-absl::Status LinksTable::Rename(const char* new_name) {
-  CRAWLDB_RETURN_IF_ERROR(Shadow().Rename(db_, schema_, name_, new_name));
-  name_ = new_name;
-  // The cached SQL names the old tables.
-  statements_ = MakeStatements();
-  RenameSync(schema_, name_);
-  return absl::OkStatus();
-}
-
-absl::Status LinksTable::Corrupt(const absl::Status& cause) const {
-  if (cause.code() == absl::StatusCode::kFailedPrecondition) {  // a format version we cannot read
-    return UserError(kLinksModule, absl::StrCat("table '", name_, "': ", cause.message()),
-                     "open the file with the crawldb build that wrote it");
-  }
-  if (cause.code() != absl::StatusCode::kDataLoss) return cause;
-  return CorruptError(kLinksModule, absl::StrCat("table '", name_, "': ", cause.message()));
-}
-
 urls::UrlsTable* LinksTable::Urls() const {
-  if (connection_ == nullptr) return nullptr;
-  return dynamic_cast<urls::UrlsTable*>(connection_->Find(schema_, urls_name_));
+  if (connection() == nullptr) return nullptr;
+  return dynamic_cast<urls::UrlsTable*>(connection()->Find(schema(), urls_name_));
 }
 
 absl::StatusOr<urls::UrlsTable*> LinksTable::ConnectUrls() {
   urls::UrlsTable* urls = Urls();
-  if (urls == nullptr && connection_ != nullptr && schema_ == "main") {
-    CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection_->Connect(urls_name_));
+  if (urls == nullptr && connection() != nullptr && schema() == "main") {
+    CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection()->Connect(urls_name_));
     urls = dynamic_cast<urls::UrlsTable*>(table);
   }
   if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
@@ -190,20 +160,8 @@ absl::StatusOr<std::unique_ptr<LinkCursor>> LinksTable::Open() {
 
 absl::Status LinksTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
-  std::vector<std::vector<uint8_t>> parts;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadGraph));
-    while (true) {
-      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
-      if (select.ColumnInt64(0) != static_cast<int64_t>(parts.size())) {
-        return CorruptError(kLinksModule, absl::StrCat("table '", name_, "': graph part ",
-                                                       parts.size(), " is missing"));
-      }
-      absl::Span<const uint8_t> data = select.ColumnBlob(1);
-      parts.emplace_back(data.begin(), data.end());
-    }
-  }
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
+                           ReadParts(kReadGraph, "graph part"));
   std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
   absl::StatusOr<LoadedGraph> graph = LoadGraphParts(spans);
   if (!graph.ok()) return Corrupt(graph.status());
@@ -213,7 +171,7 @@ absl::Status LinksTable::LoadAll() {
 }
 
 absl::Status LinksTable::ReplayLogSince(int64_t seq) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -243,16 +201,15 @@ absl::Status LinksTable::Sync() {
   absl::Span<const LinkChange> changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db());
   while (!changes.empty()) {
     size_t count = std::min(changes.size(), kLogRowChanges);
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, sync().NextSeq()));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(2, EncodeLogChanges(changes.subspan(0, count))));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
     changes.remove_prefix(count);
   }
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   sync().Synced(store_.UndoMark());
   return absl::OkStatus();
 }
@@ -290,7 +247,7 @@ absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_val
   if (urls == nullptr) {
     return UserError(
         kLinksModule,
-        absl::StrCat("the urls table '", urls_name_, "' of ", name_, " does not exist"),
+        absl::StrCat("the urls table '", urls_name_, "' of ", name(), " does not exist"),
         "create it, or load graphs without URLs with crawldb_import_arcs()");
   }
   for (uint32_t id : {src, dst}) {
@@ -325,7 +282,7 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
 }
 
 absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
-  if (!sqlite3_get_autocommit(db_)) {
+  if (!sqlite3_get_autocommit(db())) {
     return UserError(kLinksModule, "optimize and import cannot run inside a transaction",
                      "COMMIT first");
   }
@@ -341,18 +298,17 @@ absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
                            codecs::EncodeAdjacency(codec_, out_lists.view()));
   CRAWLDB_ASSIGN_OR_RETURN(std::unique_ptr<codecs::EncodedGraph> in,
                            codecs::EncodeAdjacency(codec_, out_lists.Transpose().view()));
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db());
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearGraph));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, Use(kClearGraph));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(WriteGraph(GraphParts(*out, *in)));
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearLog));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, Use(kClearLog));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(out), std::move(in));
   sync().Loaded(sync().generation());
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
@@ -362,7 +318,7 @@ absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
 }
 
 absl::Status LinksTable::WriteGraph(const std::vector<std::vector<uint8_t>>& parts) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteGraphPart));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kWriteGraphPart));
   for (size_t part = 0; part < parts.size(); ++part) {
     CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, static_cast<int64_t>(part)));
     CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(2, parts[part]));
@@ -421,7 +377,7 @@ absl::StatusOr<std::string> LinksTable::StatsJson() {
       "{\"table\":%s,\"module\":\"%s\",\"urls_table\":%s,\"codec\":%s,\"links\":%d,"
       "\"nodes\":%d,\"base_links\":%d,\"delta_links\":%d,\"deleted_base_links\":%d,"
       "\"outlinks\":%s,\"inlinks\":%s,\"memory_bytes\":%d}",
-      JsonString(name_), kLinksModule, JsonString(urls_name_), JsonString(codec_),
+      JsonString(name()), kLinksModule, JsonString(urls_name_), JsonString(codec_),
       store_.arc_count(), store_.node_limit(), out.arc_count(), store_.delta_arcs(),
       store_.tombstones(), DirectionJson(out, out.arc_count()),
       DirectionJson(store_.base(Direction::kIn), out.arc_count()), store_.MemoryBytes());
@@ -429,12 +385,12 @@ absl::StatusOr<std::string> LinksTable::StatsJson() {
 
 absl::Status LinksTable::Check(std::vector<std::string>* problems) {
   if (absl::Status caught_up = CatchUp(); !caught_up.ok()) {
-    problems->push_back(absl::StrCat(name_, ": ", caught_up.message()));
+    problems->push_back(absl::StrCat(name(), ": ", caught_up.message()));
     return absl::OkStatus();
   }
   std::vector<std::string> found;
   store_.Check(&found);
-  for (const std::string& problem : found) problems->push_back(absl::StrCat(name_, ": ", problem));
+  for (const std::string& problem : found) problems->push_back(absl::StrCat(name(), ": ", problem));
   return absl::OkStatus();
 }
 

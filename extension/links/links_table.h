@@ -36,7 +36,7 @@
 #include "absl/types/span.h"
 #include "codecs/adjacency_lists.h"
 #include "extension/common/connection.h"
-#include "extension/common/logged_table.h"
+#include "extension/common/shadow_backed_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
@@ -56,7 +56,7 @@ inline constexpr const char kArcsPointerType[] = "crawldb_arcs";
 
 class LinkCursor;
 
-class LinksTable : public VirtualTable, public CrawldbTable, public LoggedTable {
+class LinksTable : public ShadowBackedTable {
  public:
   using Cursor = LinkCursor;
 
@@ -65,19 +65,14 @@ class LinksTable : public VirtualTable, public CrawldbTable, public LoggedTable 
   static absl::StatusOr<std::unique_ptr<LinksTable>> Connect(sqlite3* db, void* aux,
                                                              const VtabArgs& args);
   static bool IsShadowName(absl::string_view suffix);
-  ~LinksTable() override;
 
   absl::Status BestIndex(sqlite3_index_info* info);
   absl::StatusOr<std::unique_ptr<LinkCursor>> Open();
   absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
-  absl::Status Destroy();
-  absl::Status Rename(const char* new_name);
   absl::Status Begin();
   absl::Status Sync();
 
   // CrawldbTable
-  const std::string& schema() const override { return schema_; }
-  const std::string& name() const override { return name_; }
   absl::StatusOr<std::string> StatsJson() override;
   absl::Status Check(std::vector<std::string>* problems) override;
   absl::Status RenumberIds(absl::string_view urls_table,
@@ -96,8 +91,7 @@ class LinksTable : public VirtualTable, public CrawldbTable, public LoggedTable 
  private:
   LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
              std::string codec);
-  std::unique_ptr<StatementCache> MakeStatements() const;
-  absl::Status Corrupt(const absl::Status& cause) const;
+  std::vector<std::string> StatementSql() const override;
   // LoggedTable
   absl::Status LoadAll() override;
   absl::Status ReplayLogSince(int64_t seq) override;
@@ -115,13 +109,8 @@ class LinksTable : public VirtualTable, public CrawldbTable, public LoggedTable 
   // Inserts the rows of <t>_graph (emptied before).
   absl::Status WriteGraph(const std::vector<std::vector<uint8_t>>& parts);
 
-  sqlite3* db_;
-  Connection* connection_;
-  std::string schema_;
-  std::string name_;
   std::string urls_name_;
   std::string codec_;
-  std::unique_ptr<StatementCache> statements_;
   LinkStore store_;
 };
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "extension/common/json.h"
+#include "extension/common/last_insert_rowid_guard.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_fingerprint.h"
 #include "extension/urls/fingerprint_index.h"
@@ -474,28 +475,20 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
 
 UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                      size_t max_url_length, size_t merge_bytes)
-    : LoggedTable(db, kUrlsModule, args.schema, args.table),
-      db_(db),
-      connection_(connection),
-      schema_(args.schema),
-      name_(args.table),
+    : ShadowBackedTable(db, connection, Shadow(), kUrlsModule, args),
       merge_bytes_(merge_bytes),
       part_seqs_(kUrlParts, 0),
       fingerprints_(std::make_unique<FingerprintIndex>()) {
   normalize_options_.max_length = max_url_length;
-  statements_ = MakeStatements();
-  if (connection_ != nullptr) connection_->Register(this);
 }
 
-UrlsTable::~UrlsTable() {
-  if (connection_ != nullptr) connection_->Unregister(this);
-}
+UrlsTable::~UrlsTable() = default;
 
-std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
-  std::string base = ShadowTableSet::QualifiedName(schema_, name_, "base");
-  std::string log = ShadowTableSet::QualifiedName(schema_, name_, "log");
-  std::string parts = ShadowTableSet::QualifiedName(schema_, name_, "parts");
-  std::string deleted = ShadowTableSet::QualifiedName(schema_, name_, "deleted");
+std::vector<std::string> UrlsTable::StatementSql() const {
+  std::string base = ShadowName("base");
+  std::string log = ShadowName("log");
+  std::string parts = ShadowName("parts");
+  std::string deleted = ShadowName("deleted");
   std::vector<std::string> sql(kTrimLog + 1);
   sql[kReadBase] = absl::StrCat("SELECT part, data FROM ", base, " ORDER BY part");
   sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
@@ -517,7 +510,7 @@ std::unique_ptr<StatementCache> UrlsTable::MakeStatements() const {
   sql[kWriteDeleted] = absl::StrCat("INSERT INTO ", deleted, "(id) VALUES (?1)");
   sql[kClearDeleted] = absl::StrCat("DELETE FROM ", deleted);
   sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq < ?1");
-  return std::make_unique<StatementCache>(db_, kUrlsModule, std::move(sql));
+  return sql;
 }
 
 absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* aux,
@@ -559,22 +552,6 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
 }
 
 bool UrlsTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
-
-absl::Status UrlsTable::Destroy() { return Shadow().Drop(db_, schema_, name_); }
-
-absl::Status UrlsTable::Rename(const char* new_name) {
-  CRAWLDB_RETURN_IF_ERROR(Shadow().Rename(db_, schema_, name_, new_name));
-  name_ = new_name;
-  // The cached SQL names the old tables.
-  statements_ = MakeStatements();
-  RenameSync(schema_, name_);
-  return absl::OkStatus();
-}
-
-absl::Status UrlsTable::Corrupt(const absl::Status& cause) const {
-  if (cause.code() != absl::StatusCode::kDataLoss) return cause;
-  return CorruptError(kUrlsModule, absl::StrCat("table '", name_, "': ", cause.message()));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Planning (the plan table is at the top of this file).
@@ -689,35 +666,23 @@ void UrlsTable::CloseCursor(std::unique_ptr<Cursor> cursor) noexcept {
 
 absl::Status UrlsTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
-  std::vector<std::vector<uint8_t>> parts;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadBase));
-    while (true) {
-      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
-      if (select.ColumnInt64(0) != static_cast<int64_t>(parts.size())) {
-        return CorruptError(kUrlsModule, absl::StrCat("table '", name_, "': base part ",
-                                                      parts.size(), " is missing"));
-      }
-      absl::Span<const uint8_t> data = select.ColumnBlob(1);
-      parts.emplace_back(data.begin(), data.end());
-    }
-  }
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
+                           ReadParts(kReadBase, "base part"));
   std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
   absl::StatusOr<UrlBase> base = UrlBase::Load(spans);
   if (!base.ok() && base.status().code() == absl::StatusCode::kFailedPrecondition) {
-    return UserError(kUrlsModule, absl::StrCat("table '", name_, "': ", base.status().message()));
+    return UserError(kUrlsModule, absl::StrCat("table '", name(), "': ", base.status().message()));
   }
   if (!base.ok()) return Corrupt(base.status());
   store_.Reset(std::move(*base));
   part_seqs_.assign(kUrlParts, 0);
   fingerprints_->Invalidate();
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadParts));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadParts));
     CRAWLDB_RETURN_IF_ERROR(InstallParts(select));
   }
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadDeleted));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadDeleted));
     while (true) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
@@ -730,7 +695,7 @@ absl::Status UrlsTable::LoadAll() {
   sync().Loaded(generation);
   // The log rows still held: the adds their parts do not hold yet. Deletions are all in
   // <t>_deleted already: the log's must agree.
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, 0));
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -799,7 +764,7 @@ absl::Status UrlsTable::InstallParts(ScopedStatement& select) {
 absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
   bool gap = false;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadLogSince));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
     CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
     for (int64_t expected = seq + 1; !gap; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -825,7 +790,7 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
   if (gap) return LoadAll();
   store_.ClearUndo();  // replayed changes are committed ones
   // The parts the committing connections rewrote.
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement parts, statements_->Use(kReadPartsSince));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement parts, Use(kReadPartsSince));
   CRAWLDB_RETURN_IF_ERROR(parts.BindInt64(1, seq));
   return InstallParts(parts);
 }
@@ -840,9 +805,9 @@ absl::Status UrlsTable::Sync() {
   // A large transaction is split into rows of at most kLogRowBytes of keys, well under
   // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
   const size_t row_bytes = std::min<size_t>(
-      kLogRowBytes, static_cast<size_t>(sqlite3_limit(db_, SQLITE_LIMIT_LENGTH, -1)) / 2);
+      kLogRowBytes, static_cast<size_t>(sqlite3_limit(db(), SQLITE_LIMIT_LENGTH, -1)) / 2);
   // The log rows must not change the user's last_insert_rowid().
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db());
   absl::Span<const std::string_view> keys(pending.added_keys);
   absl::Span<const int64_t> deleted(pending.deleted_ids);
   int64_t first_id = pending.first_added_id;
@@ -854,7 +819,7 @@ absl::Status UrlsTable::Sync() {
       bytes += keys[count].size() + 2;
       added_bytes += keys[count].size();
     }
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, statements_->Use(kAppendLog));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
     seq = sync().NextSeq();
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, first_id));
@@ -866,13 +831,12 @@ absl::Status UrlsTable::Sync() {
     deleted = {};
   } while (!keys.empty());
   for (int64_t id : pending.deleted_ids) {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteDeleted));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kWriteDeleted));
     CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, id));
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
   }
   sync().Synced(store_.UndoMark());
   CRAWLDB_RETURN_IF_ERROR(MergeParts(added_bytes, seq));
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   return absl::OkStatus();
 }
 
@@ -916,13 +880,13 @@ absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
   for (size_t part = 0; part < kUrlParts; ++part) {
     if (!tail.Pending(part).empty()) needed = std::min(needed, part_seqs_[part] + 1);
   }
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, statements_->Use(kTrimLog));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
   CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, needed));
   return trim.Run();
 }
 
 absl::Status UrlsTable::WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, statements_->Use(kWritePart));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWritePart));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, part));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
   CRAWLDB_RETURN_IF_ERROR(write.BindBlob(3, data));
@@ -973,7 +937,7 @@ absl::Status UrlsTable::Insert(sqlite3_value* value, sqlite3_int64* rowid) {
   absl::StatusOr<std::optional<int64_t>> existing = store_.Find(key);
   if (!existing.ok()) return Corrupt(existing.status());
   if (existing->has_value()) {
-    if (sqlite3_vtab_on_conflict(db_) == SQLITE_REPLACE) {
+    if (sqlite3_vtab_on_conflict(db()) == SQLITE_REPLACE) {
       *rowid = **existing;  // nothing to replace: the URL is its identity
       return absl::OkStatus();
     }
@@ -992,7 +956,7 @@ absl::Status UrlsTable::RunCommand(absl::string_view command) {
 }
 
 absl::Status UrlsTable::Optimize() {
-  if (!sqlite3_get_autocommit(db_)) {
+  if (!sqlite3_get_autocommit(db())) {
     return UserError(kUrlsModule, "optimize cannot run inside a transaction",
                      "COMMIT first, then optimize");
   }
@@ -1004,22 +968,22 @@ absl::Status UrlsTable::Optimize() {
   if (!rebuilt.ok()) return Corrupt(rebuilt.status());
   UrlBase base = std::move(*rebuilt);
   // The tables that hold this table's ids (outlinks) renumber theirs in the same statement.
-  if (connection_ != nullptr) {
-    CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, connection_->ConnectAll());
+  if (connection() != nullptr) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, connection()->ConnectAll());
     for (CrawldbTable* table : tables) {
-      if (table != this && absl::EqualsIgnoreCase(table->schema(), schema_)) {
-        CRAWLDB_RETURN_IF_ERROR(table->RenumberIds(name_, old_to_new));
+      if (table != this && absl::EqualsIgnoreCase(table->schema(), schema())) {
+        CRAWLDB_RETURN_IF_ERROR(table->RenumberIds(name(), old_to_new));
       }
     }
   }
-  sqlite3_int64 last_rowid = sqlite3_last_insert_rowid(db_);
+  LastInsertRowidGuard keep_last_rowid(db());
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, statements_->Use(kClearBase));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, Use(kClearBase));
     CRAWLDB_RETURN_IF_ERROR(clear.Run());
   }
   {
     std::vector<std::vector<uint8_t>> parts = base.Parts();
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements_->Use(kWriteBasePart));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kWriteBasePart));
     for (size_t part = 0; part < parts.size(); ++part) {
       CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, static_cast<int64_t>(part)));
       CRAWLDB_RETURN_IF_ERROR(insert.BindBlob(2, parts[part]));
@@ -1028,11 +992,10 @@ absl::Status UrlsTable::Optimize() {
     }
   }
   for (Slot clear : {kClearLog, kClearParts, kClearDeleted}) {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, statements_->Use(clear));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, Use(clear));
     CRAWLDB_RETURN_IF_ERROR(statement.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
-  sqlite3_set_last_insert_rowid(db_, last_rowid);
   store_.Reset(std::move(base));
   part_seqs_.assign(kUrlParts, 0);
   fingerprints_->Invalidate();
@@ -1072,7 +1035,7 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
       store_.parts_have_own_model() ? store_.own_parts_model()->Serialize().size() : 0;
   int64_t log_rows = 0, log_bytes = 0;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement size, statements_->Use(kLogSize));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement size, Use(kLogSize));
     CRAWLDB_ASSIGN_OR_RETURN(bool row, size.Step());
     if (row) {
       log_rows = size.ColumnInt64(0);
@@ -1091,7 +1054,7 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
       "\"parts_model_bytes\":%d,\"pending_urls\":%d,\"pending_key_bytes\":%d,\"deleted\":%d,"
       "\"log_rows\":%d,\"log_bytes\":%d,\"memory_bytes\":%d,\"fp_index_bytes\":%d,"
       "\"base_bytes_per_url\":%.3f}",
-      JsonString(name_), kUrlsModule, live, store_.max_id(), base.size(), base.block_count(),
+      JsonString(name()), kUrlsModule, live, store_.max_id(), base.size(), base.block_count(),
       stored, base.ModelBytes(), base.HeadIndexBytes(), base.BlockBytes(), store_.tail_size(),
       store_.merged_count(), parts_bytes + parts_model_bytes, parts_model_bytes,
       store_.tail().pending_count(), store_.tail().pending_bytes(), store_.deleted_count(),
@@ -1102,11 +1065,11 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
 absl::Status UrlsTable::Check(std::vector<std::string>* problems) {
   absl::Status caught_up = CatchUp();
   if (!caught_up.ok()) {
-    problems->push_back(absl::StrCat(name_, ": ", caught_up.message()));
+    problems->push_back(absl::StrCat(name(), ": ", caught_up.message()));
     return absl::OkStatus();
   }
   auto problem = [&](const std::string& what) {
-    problems->push_back(absl::StrCat(name_, ": ", what));
+    problems->push_back(absl::StrCat(name(), ": ", what));
   };
   // Every base key decodes, is a valid canonical key, and keys increase strictly.
   std::string previous;

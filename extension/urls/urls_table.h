@@ -52,7 +52,7 @@
 
 #include "absl/status/statusor.h"
 #include "extension/common/connection.h"
-#include "extension/common/logged_table.h"
+#include "extension/common/shadow_backed_table.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/trampoline.h"
@@ -66,7 +66,7 @@ class FingerprintIndex;
 
 inline constexpr const char kUrlsModule[] = "crawldb_urls";
 
-class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
+class UrlsTable : public ShadowBackedTable {
  public:
   class Cursor;
 
@@ -82,13 +82,9 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   // Keeps one closed cursor for the next Open: a look-up statement then allocates nothing.
   void CloseCursor(std::unique_ptr<Cursor> cursor) noexcept;
   absl::Status Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid);
-  absl::Status Destroy();
-  absl::Status Rename(const char* new_name);
   absl::Status Sync();
 
   // CrawldbTable
-  const std::string& schema() const override { return schema_; }
-  const std::string& name() const override { return name_; }
   absl::StatusOr<std::string> StatsJson() override;
   absl::Status Check(std::vector<std::string>* problems) override;
 
@@ -103,7 +99,7 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
  private:
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length,
             size_t merge_bytes);
-  std::unique_ptr<StatementCache> MakeStatements() const;
+  std::vector<std::string> StatementSql() const override;
 
   absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
   absl::Status RunCommand(absl::string_view command);
@@ -126,15 +122,8 @@ class UrlsTable : public VirtualTable, public CrawldbTable, public LoggedTable {
   PlanFigures StoreFigures() const override {
     return {static_cast<int64_t>(store_.live_count()), 0};
   }
-  // The message for stored bytes that failed validation, through CorruptError.
-  absl::Status Corrupt(const absl::Status& cause) const;
 
-  sqlite3* db_;
-  Connection* connection_;
-  std::string schema_;
-  std::string name_;
   identity::NormalizeOptions normalize_options_;
-  std::unique_ptr<StatementCache> statements_;
   size_t merge_bytes_;
   UrlStore store_;
   std::vector<int64_t> part_seqs_;  // per part: the log seq its stored row holds (0: none)

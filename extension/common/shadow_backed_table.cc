@@ -1,0 +1,72 @@
+#include "extension/common/shadow_backed_table.h"
+
+#include "absl/strings/str_cat.h"
+#include "extension/common/status.h"
+
+namespace crawldb {
+
+ShadowBackedTable::ShadowBackedTable(sqlite3* db, Connection* connection,
+                                     const ShadowTableSet& shadow, const char* module,
+                                     const VtabArgs& args)
+    : LoggedTable(db, module, args.schema, args.table),
+      db_(db),
+      connection_(connection),
+      shadow_(shadow),
+      module_(module),
+      schema_(args.schema),
+      name_(args.table) {
+  if (connection_ != nullptr) connection_->Register(this);
+}
+
+ShadowBackedTable::~ShadowBackedTable() {
+  if (connection_ != nullptr) connection_->Unregister(this);
+}
+
+absl::Status ShadowBackedTable::Destroy() { return shadow_.Drop(db_, schema_, name_); }
+
+absl::Status ShadowBackedTable::Rename(const char* new_name) {
+  CRAWLDB_RETURN_IF_ERROR(shadow_.Rename(db_, schema_, name_, new_name));
+  name_ = new_name;
+  statements_.reset();  // their SQL names the old tables
+  RenameSync(schema_, name_);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ScopedStatement> ShadowBackedTable::Use(size_t slot) {
+  if (statements_ == nullptr) {
+    statements_ = std::make_unique<StatementCache>(db_, module_, StatementSql());
+  }
+  return statements_->Use(slot);
+}
+
+std::string ShadowBackedTable::ShadowName(absl::string_view suffix) const {
+  return ShadowTableSet::QualifiedName(schema_, name_, suffix);
+}
+
+absl::Status ShadowBackedTable::Corrupt(const absl::Status& cause) const {
+  if (cause.code() == absl::StatusCode::kFailedPrecondition) {
+    return UserError(module_, absl::StrCat("table '", name_, "': ", cause.message()),
+                     "open the file with the crawldb build that wrote it");
+  }
+  if (cause.code() != absl::StatusCode::kDataLoss) return cause;
+  return CorruptError(module_, absl::StrCat("table '", name_, "': ", cause.message()));
+}
+
+absl::StatusOr<std::vector<std::vector<uint8_t>>> ShadowBackedTable::ReadParts(
+    size_t slot, absl::string_view what) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(slot));
+  std::vector<std::vector<uint8_t>> parts;
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    if (select.ColumnInt64(0) != static_cast<int64_t>(parts.size())) {
+      return CorruptError(
+          module_, absl::StrCat("table '", name_, "': ", what, " ", parts.size(), " is missing"));
+    }
+    absl::Span<const uint8_t> data = select.ColumnBlob(1);
+    parts.emplace_back(data.begin(), data.end());
+  }
+  return parts;
+}
+
+}  // namespace crawldb

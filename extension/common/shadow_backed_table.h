@@ -1,0 +1,80 @@
+// ShadowBackedTable: the one base of the crawldb tables whose state lives in shadow tables
+// (urls, outlinks, frontier). It owns what the three share:
+// - the connection and the table's schema and name, and its place in the connection's registry
+//   (Connection, from construction to destruction);
+// - the statements on its shadow tables, prepared once and cached (StatementCache), the SQL of
+//   each given by the table (StatementSql) and made again after a rename;
+// - the managed shadow-table set (ShadowTableSet): xDestroy drops it, xRename renames it;
+// - the corruption policy: stored bytes that fail validation (DataLoss) become
+//   SQLITE_CORRUPT_VTAB naming the table; a format version this build cannot read
+//   (FailedPrecondition) a user error that says which build to use;
+// - reading a blob table stored as numbered parts 0, 1, 2, … (ReadParts).
+// Transactions and catching up with other connections are LoggedTable's; the trampolines
+// (trampoline.h) find xDestroy and xRename here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "extension/common/connection.h"
+#include "extension/common/logged_table.h"
+#include "extension/common/shadow_tables.h"
+#include "extension/common/sqlite_api.h"
+#include "extension/common/statement_cache.h"
+#include "extension/common/trampoline.h"
+#include "extension/common/vtab_args.h"
+
+namespace crawldb {
+
+class ShadowBackedTable : public VirtualTable, public CrawldbTable, public LoggedTable {
+ public:
+  ~ShadowBackedTable() override;
+
+  absl::Status Destroy();
+  absl::Status Rename(const char* new_name);
+
+  // CrawldbTable
+  const std::string& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+
+ protected:
+  // `shadow` must outlive the table (a static set beside the module); `module` is the module's
+  // name ("crawldb_urls"), which starts every message. `connection` may be nullptr (a table used
+  // without the registry).
+  ShadowBackedTable(sqlite3* db, Connection* connection, const ShadowTableSet& shadow,
+                    const char* module, const VtabArgs& args);
+
+  // The SQL of every statement on the shadow tables, by slot, naming the tables as they are now.
+  virtual std::vector<std::string> StatementSql() const = 0;
+  // Statement `slot`, prepared on first use, lent until the ScopedStatement goes.
+  absl::StatusOr<ScopedStatement> Use(size_t slot);
+
+  // "schema"."<name>_<suffix>", quoted for SQL.
+  std::string ShadowName(absl::string_view suffix) const;
+  // The corruption policy above, for a status from a decoder or a store.
+  absl::Status Corrupt(const absl::Status& cause) const;
+  // The blobs a `SELECT part, data … ORDER BY part` statement returns, which must number the
+  // parts 0, 1, 2, … without a gap; `what` names them in the message when one is missing
+  // ("graph part 3 is missing").
+  absl::StatusOr<std::vector<std::vector<uint8_t>>> ReadParts(size_t slot, absl::string_view what);
+
+  sqlite3* db() const { return db_; }
+  Connection* connection() const { return connection_; }
+  const char* module() const { return module_; }
+
+ private:
+  sqlite3* db_;
+  Connection* connection_;
+  const ShadowTableSet& shadow_;
+  const char* module_;
+  std::string schema_;
+  std::string name_;
+  std::unique_ptr<StatementCache> statements_;  // made at the first Use after a (re)name
+};
+
+}  // namespace crawldb
