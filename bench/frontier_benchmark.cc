@@ -30,8 +30,7 @@
 //            as a crawler holds the page it just fetched (see RunAdds).
 //   now      `now` of add i is kStartTime + i / 1,000 (unix s).
 //   repeats  after the interleaved run, crawldb runs the adds --repeat − 1 more times alone
-//   (default
-//            --repeat=5: four runs), one after the other, each on a new file. Its flatness is
+//            (default --repeat=5: four runs), one after the other, each on a new file. Its flatness is
 //            judged on the median over those runs of each window's mean, so that a slow spell of
 //            a shared machine (other VMs; it lasts seconds and falls on one run's windows) does
 //            not pass for a property of the volume; each run's own max/min is printed too. The

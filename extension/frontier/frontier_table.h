@@ -8,8 +8,8 @@
 //   host_delay    seconds between two leases of one host (0 .. 86400), real
 //   host_budget   most URLs of one host in the frontier, any state; 0 = unlimited (the default)
 //   max_attempts  failed fetches (status 5xx, 429 or negative) before a URL is `failed` (1 .. 255)
-//   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds (0 ..
-//   86400)
+//   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds
+//                 (0 .. 86400)
 //
 // Columns: id (the URL's id in `urls`, looked up at read time; NULL if it is not there), url,
 // host, depth, priority, state ('queued' / 'leased' / 'done' / 'failed'), due (unix s: lease

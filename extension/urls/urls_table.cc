@@ -92,13 +92,14 @@ enum Slot {
 //   kPlanScan        none: every id in order                N           10 + N
 //   kPlanId          id = ? or rowid = ? (also from IN)     1           1
 //   kPlanUrl         url = ?                                1           2
-//   kPlanFp          fp = ?                                 1           2 (+ a one-time index
-//   build) kPlanHost        host = ?                               N / 100     3 + rows
+//   kPlanFp          fp = ?                                 1           2 (+ a one-time
+//                                                                               index build)
+//   kPlanHost        host = ?                               N / 100     3 + rows
 //   kPlanUrlPattern  url LIKE ? / url GLOB ? (kGlob flag)   N / 50      4 + rows
 //   kPlanUrlRange    url >= / > and < / <= (lower, upper)   N / 50      5 + rows
 //   kPlanIdRange     id/rowid >, >=, <, <= (lower, upper)   N / 4       5 + rows (N / 16 with both)
 // url ranges and patterns are not omitted: the cursor narrows the candidates to one host's keys
-// when the bounds pin a host (see HostOfBounds) and SQLite checks each row. The cheapest plan
+// when the bounds pin a host (see HostOfPrefix) and SQLite checks each row. The cheapest plan
 // whose constraints are usable wins; ORDER BY id is consumed by kPlanScan, kPlanId and
 // kPlanIdRange.
 enum Plan {
