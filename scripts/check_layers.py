@@ -44,6 +44,7 @@ STORE_HEADERS = {"extension/frontier/record_map.h"}
 CROSS_FAMILY = {
     ("extension/frontier/frontier_functions.cc", "extension/links/links_table.h"),
     ("extension/frontier/frontier_functions.cc", "extension/urls/urls_table.h"),
+    ("extension/frontier/frontier_cursor.cc", "extension/urls/urls_table.h"),
     ("extension/frontier/frontier_table.cc", "extension/urls/urls_table.h"),
     ("extension/links/link_cursor.cc", "extension/urls/urls_table.h"),
     ("extension/links/link_functions.cc", "extension/urls/urls_table.h"),

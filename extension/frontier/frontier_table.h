@@ -70,6 +70,11 @@
 // then every part, then replays the log rows after the oldest part, each URL change only into
 // the parts older than its row. 'optimize' (and an xSync that happens to go round every part)
 // rewrites every part, empties the log and bumps the generation.
+//
+// Sources: frontier_table.cc (creation, the urls look-ups, statistics and checks),
+// frontier_cursor.h/.cc (plans and the cursor), frontier_commands.cc (row writes and the command
+// rows of the crawl_* functions), frontier_snapshot.cc (loading, catching up, commits and the
+// incremental snapshot), frontier_slots.h (columns and shadow-table statements by slot).
 #pragma once
 
 #include <memory>

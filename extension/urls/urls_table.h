@@ -43,6 +43,10 @@
 // 'generation' and either replays the <t>_log rows it has not seen or, after an optimize,
 // reloads everything. xBegin also takes the write lock at once (a no-op UPDATE of <t>_config),
 // so two writers never hand out the same id.
+//
+// Sources: urls_table.cc (creation, writes, optimize, look-ups for the functions, statistics
+// and checks), urls_cursor.h/.cc (columns, plans, the cursor), urls_sync.cc (loading, catching
+// up, what a commit writes and the merges), urls_slots.h (the shadow-table statements by slot).
 #pragma once
 
 #include <memory>
@@ -109,7 +113,7 @@ class UrlsTable : public ShadowBackedTable {
   absl::Status ReplayLogSince(int64_t seq) override;
   // Installs the parts (and the parts' model) a <t>_parts query returns.
   absl::Status InstallParts(ScopedStatement& select);
-  // At commit: merges parts in turn while the pending keys are too many (see the top).
+  // At commit: merges parts in turn while the pending keys are too many (see above).
   absl::Status MergeParts(size_t added_bytes, int64_t seq);
   absl::Status WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data);
   size_t UndoMark() const override { return store_.UndoMark(); }

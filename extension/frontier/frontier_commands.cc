@@ -1,0 +1,306 @@
+// `frontier`'s writes: rows inserted, updated and deleted, and the command rows the crawl_*
+// functions run (add, lease, confirm, host).
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "extension/common/last_insert_rowid_guard.h"
+#include "extension/common/sql_values.h"
+#include "extension/common/status.h"
+#include "extension/frontier/frontier_clock.h"
+#include "extension/frontier/frontier_slots.h"
+#include "extension/frontier/frontier_table.h"
+#include "extension/identity/registrable_domain.h"
+#include "extension/identity/url_fingerprint.h"
+
+namespace crawldb::frontier {
+namespace {
+
+bool IsNumber(sqlite3_value* value) {
+  int type = sqlite3_value_type(value);
+  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+}
+
+// A time or duration column of a command row: NULL gives `fallback`; a finite number otherwise.
+absl::StatusOr<double> Seconds(sqlite3_value* value, double fallback, absl::string_view what) {
+  if (sqlite3_value_type(value) == SQLITE_NULL) return fallback;
+  if (!IsNumber(value) || !std::isfinite(sqlite3_value_double(value))) {
+    return UserError(kFrontierModule, absl::StrCat(what, " must be a number of seconds"));
+  }
+  return sqlite3_value_double(value);
+}
+
+absl::StatusOr<int64_t> Integer(sqlite3_value* value, int64_t fallback, int64_t min, int64_t max,
+                                absl::string_view what) {
+  if (sqlite3_value_type(value) == SQLITE_NULL) return fallback;
+  if (sqlite3_value_type(value) != SQLITE_INTEGER || sqlite3_value_int64(value) < min ||
+      sqlite3_value_int64(value) > max) {
+    return UserError(kFrontierModule,
+                     absl::StrCat(what, " must be an integer from ", min, " to ", max));
+  }
+  return sqlite3_value_int64(value);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Writes.
+
+absl::Status FrontierTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
+  if (argc == 1) {  // DELETE
+    store_.Delete(identity::FingerprintFromSql(sqlite3_value_int64(argv[0])));
+    return absl::OkStatus();
+  }
+  if (sqlite3_value_type(argv[0]) != SQLITE_NULL) return UpdateRow(argc, argv);
+  sqlite3_value** columns = argv + 2;
+  *rowid = 0;
+  if (sqlite3_value_type(columns[kColumnCommand]) != SQLITE_NULL) {
+    return RunCommand(ToAbsl(TextOfValue(columns[kColumnCommand])), columns);
+  }
+  return InsertRow(columns, rowid);
+}
+
+absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* rowid) {
+  for (int column : {kColumnId, kColumnHost, kColumnDepth, kColumnState, kColumnDue,
+                     kColumnAttempts, kColumnStatus}) {
+    if (sqlite3_value_type(columns[column]) != SQLITE_NULL) {
+      return UserError(kFrontierModule, "INSERT takes url and priority only",
+                       "the other columns are the crawl's state");
+    }
+  }
+  for (int column = kColumnParent; column < kColumnCount; ++column) {
+    if (sqlite3_value_type(columns[column]) != SQLITE_NULL) {
+      return UserError(kFrontierModule, "INSERT takes url and priority only",
+                       "SELECT crawl_add(url, parent_url, priority) adds a URL found on a page");
+    }
+  }
+  sqlite3_value* text = columns[kColumnUrl];
+  if (sqlite3_value_type(text) != SQLITE_TEXT) {
+    return ConstraintError(kFrontierModule, "url must be text");
+  }
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(text));
+  if (!url.ok()) {
+    return ConstraintError(kFrontierModule, absl::StrCat("invalid URL: ", url.status().message()));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t priority,
+                           Integer(columns[kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
+  const uint64_t fp = identity::UrlFingerprint(url->text());
+  *rowid = identity::FingerprintToSql(fp);
+  AddPlan plan = PlanAdd(*url, nullptr);
+  if (plan.known) {
+    // OR REPLACE keeps the URL's crawl state and takes the new priority.
+    if (sqlite3_vtab_on_conflict(db()) == SQLITE_REPLACE) {
+      store_.SetPriority(fp, static_cast<int32_t>(priority));
+      return absl::OkStatus();
+    }
+    return ConstraintError(kFrontierModule,
+                           absl::StrCat("'", ToAbsl(url->text()), "' is already in the frontier"),
+                           "use INSERT OR IGNORE to skip known URLs");
+  }
+  if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url->text())));
+    CRAWLDB_RETURN_IF_ERROR(insert.Run());
+  }
+  if (store_.Add(fp, url->text(), url->host(), plan.depth, static_cast<int32_t>(priority)) !=
+      FrontierStore::AddResult::kAdded) {
+    return absl::InternalError("crawldb_frontier: INSERT disagrees with its plan");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::UpdateRow(int argc, sqlite3_value** argv) {
+  if (argc != 2 + kColumnCount) return absl::InternalError("crawldb_frontier: bad UPDATE");
+  if (sqlite3_value_int64(argv[0]) != sqlite3_value_int64(argv[1])) {
+    return UserError(kFrontierModule, "the rowid is the URL's fingerprint and cannot change");
+  }
+  for (int column = 0; column < kColumnCount; ++column) {
+    if (column == kColumnPriority) continue;
+    if (!sqlite3_value_nochange(argv[2 + column])) {
+      return UserError(kFrontierModule, "only priority can be updated",
+                       "DELETE a URL to drop it; crawl_confirm and crawl_lease change its state");
+    }
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t priority,
+                           Integer(argv[2 + kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
+  store_.SetPriority(identity::FingerprintFromSql(sqlite3_value_int64(argv[0])),
+                     static_cast<int32_t>(priority));
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::RunCommand(absl::string_view command, sqlite3_value** columns) {
+  if (command == "add") return CommandAdd(columns);
+  if (command == "lease") return CommandLease(columns);
+  if (command == "confirm") return CommandConfirm(columns);
+  if (command == "host") return CommandHost(columns);
+  if (command == "optimize") {
+    if (!sqlite3_get_autocommit(db())) {
+      return UserError(kFrontierModule, "optimize cannot run inside a transaction",
+                       "COMMIT first, then optimize");
+    }
+    return Checkpoint();
+  }
+  return UserError(kFrontierModule, absl::StrCat("unknown command '", command, "'"),
+                   "the commands are add, lease, confirm, host and optimize");
+}
+
+FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url,
+                                              const identity::NormalizedUrl* parent) const {
+  AddPlan plan;
+  uint64_t fp = identity::UrlFingerprint(url.text());
+  if (store_.Find(fp) != nullptr) {
+    plan.known = true;
+    return plan;
+  }
+  std::optional<uint32_t> host = store_.FindHost(url.host());
+  if (parent != nullptr) {
+    // The parent's record carries its host (the normalised parent's host), whose registrable
+    // domain the store keeps; libpsl runs only for a host the frontier has never seen.
+    const UrlRecord* from = store_.Find(identity::UrlFingerprint(parent->text()));
+    if (from != nullptr &&
+        store_.DomainOf(from->host) ==
+            (host.has_value() ? store_.DomainOf(*host) : identity::RegistrableDomain(url.host()))) {
+      plan.depth = from->depth + 1u;
+    }
+  }
+  const FrontierPolicy& policy = store_.policy();
+  if (policy.max_depth > 0 && plan.depth > policy.max_depth) {
+    plan.refusal = absl::StrCat("depth limit: depth ", plan.depth, " is past max_depth ",
+                                policy.max_depth, ": ", url.text());
+    return plan;
+  }
+  if (host.has_value()) {
+    int64_t budget = store_.BudgetOf(store_.host(*host));
+    size_t members = store_.host(*host).members.size();
+    if (budget > 0 && members >= static_cast<size_t>(budget)) {
+      plan.refusal = absl::StrCat("host budget: host ", ToAbsl(url.host()), " already holds ",
+                                  members, " URLs: ", url.text());
+    }
+  }
+  return plan;
+}
+
+absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
+  last_add_ = AddOutcome();
+  sqlite3_value* text = columns[kColumnUrl];
+  if (sqlite3_value_type(text) != SQLITE_TEXT) {
+    return UserError(kFrontierModule, "add: url must be text");
+  }
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(text));
+  if (!url.ok()) {
+    last_add_.refusal = absl::StrCat("invalid URL: ", url.status().message());
+    return absl::OkStatus();
+  }
+  std::optional<identity::NormalizedUrl> parent;
+  sqlite3_value* parent_text = columns[kColumnParent];
+  if (sqlite3_value_type(parent_text) != SQLITE_NULL) {
+    if (sqlite3_value_type(parent_text) != SQLITE_TEXT) {
+      return UserError(kFrontierModule, "add: parent must be text");
+    }
+    absl::StatusOr<identity::NormalizedUrl> normalised =
+        identity::NormalizeUrl(TextOfValue(parent_text));
+    if (!normalised.ok()) {
+      last_add_.refusal = absl::StrCat("invalid parent URL: ", normalised.status().message());
+      return absl::OkStatus();
+    }
+    parent = std::move(*normalised);
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t priority, Integer(columns[kColumnPriority], 0, INT32_MIN,
+                                                     INT32_MAX, "add: priority"));
+  AddPlan plan = PlanAdd(*url, parent.has_value() ? &*parent : nullptr);
+  if (plan.refusal.has_value()) {
+    last_add_.refusal = std::move(*plan.refusal);
+    return absl::OkStatus();
+  }
+  uint64_t fp = identity::UrlFingerprint(url->text());
+  const bool caller_records_link = sqlite3_value_type(columns[kColumnLink]) == SQLITE_INTEGER &&
+                                   sqlite3_value_int64(columns[kColumnLink]) == 0;
+  if (parent.has_value() && !caller_records_link) {
+    CRAWLDB_RETURN_IF_ERROR(AppendLink(identity::UrlFingerprint(parent->text()), fp));
+  }
+  if (plan.known) {
+    last_add_.result = 0;
+    return absl::OkStatus();
+  }
+  FrontierStore::AddResult added =
+      store_.Add(fp, url->text(), url->host(), plan.depth, static_cast<int32_t>(priority));
+  if (added != FrontierStore::AddResult::kAdded) {
+    return absl::InternalError("crawldb_frontier: add disagrees with its plan");
+  }
+  last_add_.result = 1;
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::AppendLink(uint64_t parent_fp, uint64_t fp) {
+  LastInsertRowidGuard keep_last_rowid(db());
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLink));
+  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, identity::FingerprintToSql(parent_fp)));
+  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, identity::FingerprintToSql(fp)));
+  CRAWLDB_RETURN_IF_ERROR(append.Run());
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
+  last_lease_.clear();
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t n, Integer(columns[kColumnN], -1, 1, kMaxLease, "lease: n"));
+  if (n < 0) return UserError(kFrontierModule, "lease: n is required");
+  CRAWLDB_ASSIGN_OR_RETURN(double lease_s,
+                           Seconds(columns[kColumnSeconds], lease_s_, "lease: seconds"));
+  if (lease_s <= 0) return UserError(kFrontierModule, "lease: seconds must be positive");
+  CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "lease: now"));
+  for (const FrontierStore::Leased& leased : store_.Lease(static_cast<size_t>(n), lease_s, now)) {
+    last_lease_.push_back({leased.fp, std::string(store_.Text(*store_.Find(leased.fp))),
+                           leased.depth, leased.lease_until});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::CommandConfirm(sqlite3_value** columns) {
+  last_confirm_ = 0;
+  if (sqlite3_value_type(columns[kColumnUrl]) != SQLITE_TEXT) {
+    return UserError(kFrontierModule, "confirm: url must be text");
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t status, Integer(columns[kColumnStatus], 200, INT32_MIN + 1,
+                                                   INT32_MAX, "confirm: status"));
+  CRAWLDB_ASSIGN_OR_RETURN(double recrawl_s,
+                           Seconds(columns[kColumnSeconds], 0, "confirm: seconds"));
+  CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "confirm: now"));
+  absl::StatusOr<identity::NormalizedUrl> url =
+      identity::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
+  if (!url.ok()) {
+    store_.Expire(now);  // as for any other confirm
+    return absl::OkStatus();
+  }
+  FrontierStore::ConfirmResult result = store_.Confirm(
+      identity::UrlFingerprint(url->text()), static_cast<int32_t>(status), recrawl_s, now);
+  last_confirm_ = result == FrontierStore::ConfirmResult::kNotLeased ? 0 : 1;
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::CommandHost(sqlite3_value** columns) {
+  if (sqlite3_value_type(columns[kColumnHost]) != SQLITE_TEXT) {
+    return UserError(kFrontierModule, "host: host must be text");
+  }
+  // The host as URLs carry it: normalised through a URL.
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(
+      absl::StrCat("http://", ToAbsl(TextOfValue(columns[kColumnHost])), "/"));
+  if (!url.ok() || url->path() != "/" || url->port() != 0) {
+    return UserError(
+        kFrontierModule,
+        absl::StrCat("host: '", ToAbsl(TextOfValue(columns[kColumnHost])), "' is not a host name"));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(double delay, Seconds(columns[kColumnDelay], -1, "host: delay"));
+  std::optional<int64_t> budget;
+  if (sqlite3_value_type(columns[kColumnBudget]) != SQLITE_NULL) {
+    CRAWLDB_ASSIGN_OR_RETURN(
+        budget, Integer(columns[kColumnBudget], 0, -1, int64_t{1} << 40, "host: budget"));
+  }
+  std::optional<double> until;
+  if (sqlite3_value_type(columns[kColumnUntil]) != SQLITE_NULL) {
+    CRAWLDB_ASSIGN_OR_RETURN(until, Seconds(columns[kColumnUntil], 0, "host: until"));
+  }
+  store_.SetHost(url->host(), delay, budget, until);
+  return absl::OkStatus();
+}
+
+}  // namespace crawldb::frontier

@@ -1,0 +1,56 @@
+// The reading side of `frontier` (frontier_table.h): the plans xBestIndex chooses between and the
+// cursor that produces their rows. Private to the table's sources.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "extension/common/sqlite_api.h"
+#include "extension/common/trampoline.h"
+#include "extension/frontier/frontier_table.h"
+#include "extension/identity/url_fingerprint.h"
+
+namespace crawldb::frontier {
+
+// xBestIndex plans (idxNum); each uses one equality constraint, argv[0].
+//
+//   plan        constraint        rows      cost
+//   kPlanScan   none              N         10 + N
+//   kPlanFp     rowid = ?         1         1
+//   kPlanUrl    url = ?           1         2
+//   kPlanId     id = ?            1         3   (the id's text from `urls`, then its fingerprint)
+//   kPlanHost   host = ?          N / 100   5 + rows   (the host's member set)
+//   kPlanState  state = ?         N / 4     5 + rows   ('queued': the host queues and the timer
+//                                                     set; 'leased': the timer set; 'done' and
+//                                                     'failed': every record, filtered)
+// The constraint is omitted (the plan returns exactly the matching rows); no ORDER BY is consumed.
+enum Plan { kPlanScan, kPlanFp, kPlanUrl, kPlanId, kPlanHost, kPlanState };
+
+// ---------------------------------------------------------------------------------------------
+// Cursor: the fingerprints of the rows, collected by xFilter; columns read the live record.
+
+class FrontierTable::Cursor : public VirtualCursor {
+ public:
+  explicit Cursor(FrontierTable* table) : table_(table) {}
+
+  absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
+  absl::Status Next() {
+    ++next_;
+    return absl::OkStatus();
+  }
+  bool Eof() const { return next_ >= fps_.size(); }
+  absl::Status Column(sqlite3_context* context, int column);
+  absl::StatusOr<sqlite3_int64> Rowid() { return identity::FingerprintToSql(fps_[next_]); }
+
+ private:
+  void State(std::string_view state);
+
+  FrontierTable* table_;
+  std::vector<uint64_t> fps_;
+  size_t next_ = 0;
+};
+
+}  // namespace crawldb::frontier

@@ -1,0 +1,48 @@
+// The statements `frontier` runs on its shadow tables, by slot (FrontierTable::StatementSql holds
+// their SQL), and the columns of the table. Private to the table's sources.
+#pragma once
+
+namespace crawldb::frontier {
+
+// Columns, in declaration order.
+enum Column {
+  kColumnId,
+  kColumnUrl,
+  kColumnHost,
+  kColumnDepth,
+  kColumnPriority,
+  kColumnState,
+  kColumnDue,
+  kColumnAttempts,
+  kColumnStatus,
+  kColumnCommand,  // hidden, named like the table
+  kColumnParent,
+  kColumnN,
+  kColumnSeconds,
+  kColumnNow,
+  kColumnDelay,
+  kColumnBudget,
+  kColumnUntil,
+  kColumnLink,
+  kColumnCount,
+};
+
+enum Slot {
+  kReadHosts,
+  kWriteHost,
+  kReadSnapshot,
+  kWriteSnapshotPart,
+  kReadPartSeq,
+  kReadNextPart,
+  kWriteNextPart,
+  kReadLogSince,
+  kAppendLog,
+  kTrimLog,
+  kLogBytes,
+  kSnapshotBytes,
+  kAppendLink,
+  kInsertUrl,
+  kSlotCount,
+};
+
+}  // namespace crawldb::frontier
