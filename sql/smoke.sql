@@ -1,3 +1,4 @@
--- Loads nothing by itself: run after `.load ./build/release/crawldb` to see that the module works.
+-- Loads nothing by itself: run after `.load ./build/release/crawldb` to see that the module works
+-- (the shell_load test runs it).
 SELECT crawldb_version();
 SELECT crawldb_debug();
