@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
-#include "absl/strings/strip.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "bench/paper004_urls.h"
 #include "extension/identity/url_normalizer.h"
 

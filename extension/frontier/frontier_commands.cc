@@ -182,6 +182,10 @@ FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url
 
 absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   last_add_ = AddOutcome();
+  if (auto* request = static_cast<const AddRequest*>(
+          sqlite3_value_pointer(columns[kColumnRequest], kAddRequestType))) {
+    return CommandAddRequest(*request);
+  }
   sqlite3_value* text = columns[kColumnUrl];
   if (sqlite3_value_type(text) != SQLITE_TEXT) {
     return UserError(kFrontierModule, "add: url must be text");
@@ -225,6 +229,31 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   FrontierStore::AddResult added =
       store_.Add(fp, url->text(), url->host(), plan.depth, static_cast<int32_t>(priority));
   if (added != FrontierStore::AddResult::kAdded) {
+    return absl::InternalError("crawldb_frontier: add disagrees with its plan");
+  }
+  last_add_.result = 1;
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::CommandAddRequest(const AddRequest& request) {
+  const identity::NormalizedUrl& url = *request.url;
+  const uint64_t fp = identity::UrlFingerprint(url.text());
+  if (request.parent != nullptr && !request.link_in_outlinks) {
+    CRAWLDB_RETURN_IF_ERROR(AppendLink(identity::UrlFingerprint(request.parent->text()), fp));
+  }
+  if (request.plan.known) {
+    last_add_.result = 0;
+    return absl::OkStatus();
+  }
+  {
+    // OR IGNORE: `urls` may hold the URL already (added there, or queued and deleted here).
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url.text())));
+    CRAWLDB_RETURN_IF_ERROR(insert.Run());
+    if (sqlite3_changes64(db()) == 1) last_add_.url_id = sqlite3_last_insert_rowid(db());
+  }
+  if (store_.Add(fp, url.text(), url.host(), request.plan.depth, request.priority) !=
+      FrontierStore::AddResult::kAdded) {
     return absl::InternalError("crawldb_frontier: add disagrees with its plan");
   }
   last_add_.result = 1;

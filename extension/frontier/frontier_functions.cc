@@ -23,7 +23,7 @@ constexpr char kFrontierTableName[] = "frontier";
 constexpr char kOutlinksTableName[] = "outlinks";
 
 // The nested statements, by slot.
-enum NestedSlot { kInsertUrl, kAdd, kLease, kConfirm, kHost, kNestedCount };
+enum NestedSlot { kAdd, kLease, kConfirm, kHost, kNestedCount };
 
 // Per-connection state of the functions: owned by crawl_add's user data, destroyed when the
 // connection is.
@@ -31,7 +31,7 @@ struct FunctionState {
   Connection* connection = nullptr;
   std::optional<std::string> last_refusal;
   std::unique_ptr<StatementCache> nested;  // prepared for the names below
-  std::string frontier_name, urls_name;
+  std::string frontier_name;
   std::unique_ptr<StatementCache> insert_link;  // INSERT INTO <links_name>(src, dst)
   std::string links_name;
 };
@@ -110,16 +110,11 @@ absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_vie
                      "create it with CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
   }
   CRAWLDB_RETURN_IF_ERROR(frontier->CatchUp());
-  if (state->nested == nullptr || state->frontier_name != frontier->name() ||
-      state->urls_name != frontier->urls_name()) {
+  if (state->nested == nullptr || state->frontier_name != frontier->name()) {
     std::string f = absl::StrCat("main.", QuoteIdentifier(frontier->name()));
     std::string command = QuoteIdentifier(frontier->name());
     std::vector<std::string> sql(kNestedCount);
-    sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO main.",
-                                   QuoteIdentifier(frontier->urls_name()), "(url) VALUES (?1)");
-    sql[kAdd] = absl::StrCat("INSERT INTO ", f, "(", command,
-                             ", url, parent, priority, now, link) "
-                             "VALUES ('add', ?1, ?2, ?3, ?4, ?5)");
+    sql[kAdd] = absl::StrCat("INSERT INTO ", f, "(", command, ", request) VALUES ('add', ?1)");
     sql[kLease] = absl::StrCat("INSERT INTO ", f, "(", command,
                                ", n, seconds, now) VALUES ('lease', ?1, ?2, ?3)");
     sql[kConfirm] = absl::StrCat("INSERT INTO ", f, "(", command,
@@ -129,7 +124,6 @@ absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_vie
     state->nested = std::make_unique<StatementCache>(state->connection->db(), "crawldb_frontier",
                                                      std::move(sql));
     state->frontier_name = frontier->name();
-    state->urls_name = frontier->urls_name();
   }
   return frontier;
 }
@@ -236,34 +230,31 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
     sqlite3_result_int(context, 0);
     return absl::OkStatus();
   }
-  std::optional<int64_t> url_id;  // set when the INSERT below added the URL to `urls`
-  {
-    // Bind the normalised texts: the nested statements then take the normaliser's fast path.
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, state->nested->Use(kInsertUrl));
-    if (!plan.known) {
-      CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, url->text()));
-      CRAWLDB_RETURN_IF_ERROR(Nested(insert.Run()));
-      // OR IGNORE skipped a URL `urls` already held: no change, and last_insert_rowid is not its.
-      sqlite3* db = state->connection->db();
-      if (sqlite3_changes64(db) == 1) url_id = sqlite3_last_insert_rowid(db);
-    }
-  }
   links::LinksTable* links = nullptr;
   if (parent.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(links, LinkTableOf(state, frontier));
   }
+  // One nested statement carries the normalised URLs and the plan to the frontier, whose 'add'
+  // also inserts a new URL into `urls`: nothing is normalised or planned twice.
+  FrontierTable::AddRequest request;
+  request.url = &*url;
+  request.parent = parent.has_value() ? &*parent : nullptr;
+  request.plan = std::move(plan);
+  if (argc >= 3 && sqlite3_value_type(argv[2]) == SQLITE_INTEGER) {
+    request.priority = static_cast<int32_t>(sqlite3_value_int64(argv[2]));
+  }
+  request.link_in_outlinks = links != nullptr;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement add, state->nested->Use(kAdd));
-    CRAWLDB_RETURN_IF_ERROR(add.BindText(1, url->text()));
-    if (parent.has_value()) CRAWLDB_RETURN_IF_ERROR(add.BindText(2, parent->text()));
-    if (argc >= 3) sqlite3_bind_value(add.get(), 3, argv[2]);
-    if (argc >= 4) sqlite3_bind_value(add.get(), 4, argv[3]);
-    if (links != nullptr) CRAWLDB_RETURN_IF_ERROR(add.BindInt64(5, 0));
+    int rc = sqlite3_bind_pointer(add.get(), 1, &request, FrontierTable::kAddRequestType, nullptr);
+    if (rc != SQLITE_OK) return SqliteFailure(state->connection->db(), rc, "crawldb_frontier");
     CRAWLDB_RETURN_IF_ERROR(Nested(add.Run()));
   }
   const FrontierTable::AddOutcome& outcome = frontier->last_add();
   if (!outcome.result.has_value()) return Refuse(context, state, outcome.refusal);
-  if (links != nullptr) CRAWLDB_RETURN_IF_ERROR(RecordLink(state, links, *parent, *url, url_id));
+  if (links != nullptr) {
+    CRAWLDB_RETURN_IF_ERROR(RecordLink(state, links, *parent, *url, outcome.url_id));
+  }
   sqlite3_result_int(context, *outcome.result);
   return absl::OkStatus();
 }

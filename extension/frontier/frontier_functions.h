@@ -36,7 +36,10 @@
 // the function and the argument. The mutating functions are SQLITE_DIRECTONLY.
 //
 // Each mutating function writes through a command row of the frontier (frontier_table.h), so the
-// change joins the SQL transaction. Those nested statements are prepared once per connection and
+// change joins the SQL transaction. crawl_add normalises and plans once and hands the result to
+// its 'add' row by pointer (FrontierTable::AddRequest); that row inserts a new URL into `urls`
+// itself, and crawl_add then inserts the link into `outlinks` when there is one: one nested
+// statement for a seed, two for a link. Those nested statements are prepared once per connection and
 // cached; since a prepared statement that writes a virtual table keeps it connected, the cache is
 // finalised when the connection closes, from an SQLITE_TRACE_CLOSE callback (sqlite3_trace_v2).
 // An application that installs its own trace callback replaces crawldb's: its sqlite3_close then

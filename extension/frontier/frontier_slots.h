@@ -24,6 +24,7 @@ enum Column {
   kColumnBudget,
   kColumnUntil,
   kColumnLink,
+  kColumnRequest,  // hidden: crawl_add's AddRequest, by pointer
   kColumnCount,
 };
 

@@ -138,7 +138,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
       "state TEXT, due, attempts INTEGER, status INTEGER, ",
       QuoteIdentifier(args.table),
       " HIDDEN, parent HIDDEN, n HIDDEN, seconds HIDDEN, now HIDDEN, delay HIDDEN, "
-      "budget HIDDEN, until HIDDEN, link HIDDEN)");
+      "budget HIDDEN, until HIDDEN, link HIDDEN, request HIDDEN)");
   int rc = sqlite3_declare_vtab(db, declaration.c_str());
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kFrontierModule);
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);

@@ -138,10 +138,26 @@ class FrontierTable : public ShadowBackedTable {
   };
   AddPlan PlanAdd(const identity::NormalizedUrl& url, const identity::NormalizedUrl* parent) const;
 
+  // What crawl_add hands its 'add' command row, by pointer (sqlite3_bind_pointer, type
+  // kAddRequestType, in the hidden column `request`): the URL and its parent normalised once and
+  // the add planned once, on the state the table had caught up to — the nested statement that
+  // carries it runs in the same statement, so no other connection's commit comes in between.
+  // The command then inserts a new URL into `urls` itself (as INSERT INTO frontier does) and
+  // records the link in <t>_links unless `link_in_outlinks` (crawl_add inserts it there).
+  struct AddRequest {
+    const identity::NormalizedUrl* url = nullptr;
+    const identity::NormalizedUrl* parent = nullptr;  // nullptr: a seed
+    AddPlan plan;
+    int32_t priority = 0;
+    bool link_in_outlinks = false;
+  };
+  static constexpr char kAddRequestType[] = "crawldb_add_request";
+
   // Outcomes of the last command rows (the per-connection slot the functions read).
   struct AddOutcome {
     std::optional<int> result;  // 1 new, 0 known, nullopt refused
     std::string refusal;
+    std::optional<int64_t> url_id;  // the URL's new id when a request's add inserted it in `urls`
   };
   const AddOutcome& last_add() const { return last_add_; }
   struct LeaseRow {
@@ -160,6 +176,7 @@ class FrontierTable : public ShadowBackedTable {
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
   absl::Status CommandAdd(sqlite3_value** columns);
+  absl::Status CommandAddRequest(const AddRequest& request);
   absl::Status CommandLease(sqlite3_value** columns);
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);
