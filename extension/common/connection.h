@@ -59,6 +59,19 @@ class Connection {
   // or nullptr when there is no such crawldb table.
   absl::StatusOr<CrawldbTable*> Connect(absl::string_view name);
 
+  // The typed look-ups every family uses to reach another's table: Find and Connect, giving
+  // nullptr also when the table is a crawldb table of another kind than T.
+  template <typename T>
+  T* FindAs(absl::string_view schema, absl::string_view name) const {
+    return dynamic_cast<T*>(Find(schema, name));
+  }
+  template <typename T>
+  absl::StatusOr<T*> ConnectAs(absl::string_view name) {
+    absl::StatusOr<CrawldbTable*> table = Connect(name);
+    if (!table.ok()) return table.status();
+    return dynamic_cast<T*>(*table);
+  }
+
  private:
   sqlite3* db_;
   std::vector<CrawldbTable*> tables_;

@@ -103,8 +103,8 @@ absl::Status CheckCount(absl::string_view function, absl::string_view signature,
 // The frontier table the functions act on, connected and caught up, and the nested statements
 // prepared for it.
 absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_view function) {
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, state->connection->Connect(kFrontierTableName));
-  auto* frontier = dynamic_cast<FrontierTable*>(table);
+  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier,
+                           state->connection->ConnectAs<FrontierTable>(kFrontierTableName));
   if (frontier == nullptr) {
     return UserError(function, "there is no crawldb_frontier table named 'frontier'",
                      "create it with CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
@@ -132,8 +132,8 @@ absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_vie
 // holds the ids of the frontier's urls table; nullptr when there is none (the frontier then keeps
 // the links in its own <t>_links).
 absl::StatusOr<links::LinksTable*> LinkTableOf(FunctionState* state, FrontierTable* frontier) {
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, state->connection->Connect(kOutlinksTableName));
-  auto* links = dynamic_cast<links::LinksTable*>(table);
+  CRAWLDB_ASSIGN_OR_RETURN(links::LinksTable * links,
+                           state->connection->ConnectAs<links::LinksTable>(kOutlinksTableName));
   if (links == nullptr || !absl::EqualsIgnoreCase(links->urls_name(), frontier->urls_name())) {
     return nullptr;
   }

@@ -159,8 +159,8 @@ bool FrontierTable::IsShadowName(absl::string_view suffix) { return Shadow().IsS
 
 absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
   if (connection() == nullptr) return UserError(kFrontierModule, "no connection registry");
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection()->Connect(urls_name_));
-  auto* urls = dynamic_cast<urls::UrlsTable*>(table);
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls,
+                           connection()->ConnectAs<urls::UrlsTable>(urls_name_));
   if (urls == nullptr) {
     return UserError(
         kFrontierModule, absl::StrCat("there is no crawldb_urls table named '", urls_name_, "'"),

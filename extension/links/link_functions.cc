@@ -27,8 +27,8 @@ absl::StatusOr<LinksTable*> Target(sqlite3_context* context, absl::string_view f
     return UserError(function, "cannot run inside a transaction (it rewrites the link lists)",
                      "COMMIT first");
   }
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection->Connect(kOutlinksTableName));
-  auto* links = dynamic_cast<LinksTable*>(table);
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links,
+                           connection->ConnectAs<LinksTable>(kOutlinksTableName));
   if (links == nullptr) {
     return UserError(function, "there is no crawldb_links table named 'outlinks'",
                      "create it with CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls)");
@@ -96,8 +96,8 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   }
   CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Target(context, kFunction));
   auto* connection = static_cast<Connection*>(sqlite3_user_data(context));
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection->Connect(links->urls_name()));
-  auto* urls = dynamic_cast<urls::UrlsTable*>(table);
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls,
+                           connection->ConnectAs<urls::UrlsTable>(links->urls_name()));
   if (urls == nullptr) {
     return UserError(kFunction, absl::StrCat("outlinks names the urls table '", links->urls_name(),
                                              "', which is not a crawldb_urls table"));

@@ -124,14 +124,13 @@ bool LinksTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShad
 
 urls::UrlsTable* LinksTable::Urls() const {
   if (connection() == nullptr) return nullptr;
-  return dynamic_cast<urls::UrlsTable*>(connection()->Find(schema(), urls_name_));
+  return connection()->FindAs<urls::UrlsTable>(schema(), urls_name_);
 }
 
 absl::StatusOr<urls::UrlsTable*> LinksTable::ConnectUrls() {
   urls::UrlsTable* urls = Urls();
   if (urls == nullptr && connection() != nullptr && schema() == "main") {
-    CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection()->Connect(urls_name_));
-    urls = dynamic_cast<urls::UrlsTable*>(table);
+    CRAWLDB_ASSIGN_OR_RETURN(urls, connection()->ConnectAs<urls::UrlsTable>(urls_name_));
   }
   if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
   return urls;
@@ -415,14 +414,13 @@ absl::StatusOr<std::unique_ptr<InlinksTable>> InlinksTable::Connect(sqlite3* db,
 }
 
 absl::StatusOr<LinksTable*> InlinksTable::Outlinks() const {
-  CrawldbTable* table = nullptr;
+  LinksTable* links = nullptr;
   if (connection_ != nullptr) {
-    table = connection_->Find(schema_, outlinks_);
-    if (table == nullptr) {
-      CRAWLDB_ASSIGN_OR_RETURN(table, connection_->Connect(outlinks_));
+    links = connection_->FindAs<LinksTable>(schema_, outlinks_);
+    if (links == nullptr) {
+      CRAWLDB_ASSIGN_OR_RETURN(links, connection_->ConnectAs<LinksTable>(outlinks_));
     }
   }
-  auto* links = dynamic_cast<LinksTable*>(table);
   if (links == nullptr) {
     return UserError(
         kInlinksModule,
@@ -437,7 +435,7 @@ absl::Status InlinksTable::BestIndex(sqlite3_index_info* info) {
   // A connected outlinks table knows its figures; connecting one here would mean preparing SQL.
   PlanFigures figures = outlinks_figures_;
   if (connection_ != nullptr) {
-    if (auto* links = dynamic_cast<LinksTable*>(connection_->Find(schema_, outlinks_))) {
+    if (auto* links = connection_->FindAs<LinksTable>(schema_, outlinks_)) {
       figures = links->planning_figures();
     }
   }

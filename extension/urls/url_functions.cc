@@ -66,8 +66,7 @@ absl::Status Problem(sqlite3_context* context, int, sqlite3_value** argv) {
 // The table url_id and url_text read, connected and caught up with other connections.
 absl::StatusOr<UrlsTable*> UrlsTableOf(sqlite3_context* context, absl::string_view function) {
   auto* connection = static_cast<Connection*>(sqlite3_user_data(context));
-  CRAWLDB_ASSIGN_OR_RETURN(CrawldbTable * table, connection->Connect(kUrlsTableName));
-  auto* urls = dynamic_cast<UrlsTable*>(table);
+  CRAWLDB_ASSIGN_OR_RETURN(UrlsTable * urls, connection->ConnectAs<UrlsTable>(kUrlsTableName));
   if (urls == nullptr) {
     return UserError(function, "there is no crawldb_urls table named 'urls'",
                      "create it with CREATE VIRTUAL TABLE urls USING crawldb_urls");
