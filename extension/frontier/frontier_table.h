@@ -16,7 +16,7 @@
 // deadline, retry time or re-crawl time; NULL when none), attempts, status (NULL before the first
 // confirm); rowid = the URL's fingerprint (url_fp(url)). Hidden columns carry the arguments of
 // the command rows below: frontier (the command), parent, n, seconds, now, delay, budget, until,
-// link.
+// link, request.
 //
 // Writes (every change goes through xUpdate, design.md §5):
 //   UPDATE frontier SET priority = ? ...   re-keys a queued URL; no other column may change
@@ -24,6 +24,9 @@
 //   INSERT INTO frontier(frontier, url, parent, priority, now, link) VALUES ('add', ...)
 //                                          link = 0: the caller records parent → url in the link
 //                                          tables itself; otherwise it goes to <t>_links
+//   INSERT INTO frontier(frontier, request) VALUES ('add', ?)
+//                                          crawl_add's form: an AddRequest bound as a pointer
+//                                          (below); the row also inserts a new URL into `urls`
 //   INSERT INTO frontier(frontier, n, seconds, now) VALUES ('lease', ...)
 //   INSERT INTO frontier(frontier, url, status, seconds, now) VALUES ('confirm', ...)
 //   INSERT INTO frontier(frontier, host, delay, budget, until) VALUES ('host', ...)
