@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "extension/identity/url_fast_path.h"
+#include "extension/identity/url_refusal.h"
 
 namespace crawldb::identity {
 
@@ -99,70 +100,6 @@ bool IsAsciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= '
 
 bool IsAsciiWhitespace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Refusal messages.
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
-size_t Utf8SequenceLength(std::string_view s, size_t i) {
-  const auto byte = [&s](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  size_t length;
-  unsigned char low = 0x80, high = 0xBF;  // range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;  // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + length > s.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (size_t k = 2; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
-
-// The URL as a refusal message shows it: at most kMessageUrlBytes bytes of it, cut at a character
-// boundary and followed by "…" when cut; control bytes and invalid UTF-8 as \xHH.
-std::string UrlForMessage(std::string_view url) {
-  std::string shown;
-  size_t i = 0;
-  while (i < url.size()) {
-    const auto c = static_cast<unsigned char>(url[i]);
-    size_t length = Utf8SequenceLength(url, i);
-    const bool escape = c < 0x20 || c == 0x7F || length == 0;
-    if (escape) length = 1;
-    if (i + length > kMessageUrlBytes) {
-      shown += "…";
-      break;
-    }
-    if (escape) {
-      shown += "\\x";
-      shown += kUpperHex[c >> 4];
-      shown += kUpperHex[c & 15];
-    } else {
-      shown.append(url.substr(i, length));
-    }
-    i += length;
-  }
-  return shown;
-}
-
-absl::Status Refuse(std::string_view reason, std::string_view url) {
-  std::string message(reason);
-  message += ": ";
-  message += UrlForMessage(url);
-  return absl::InvalidArgumentError(message);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -497,7 +434,7 @@ std::string_view UrlHost(std::string_view normalised) {
 }
 
 absl::StatusOr<NormalizedUrl> NormalizedUrl::FromNormalizedText(std::string text) {
-  const auto not_normalised = [&text] { return Refuse("not a normalised URL", text); };
+  const auto not_normalised = [&text] { return RefuseUrl("not a normalised URL", text); };
   NormalizedUrl url;
   std::string_view view(text);
   size_t host_begin;
@@ -554,9 +491,10 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
                                                      const NormalizeOptions& options) {
   // Steps 1-3.
   if (raw.size() > options.max_length) {
-    return Refuse("longer than " + std::to_string(options.max_length) + " bytes", raw);
+    return RefuseUrl("longer than " + std::to_string(options.max_length) + " bytes", raw);
   }
-  if (std::memchr(raw.data(), '\0', raw.size()) != nullptr) return Refuse("embedded NUL byte", raw);
+  if (std::memchr(raw.data(), '\0', raw.size()) != nullptr)
+    return RefuseUrl("embedded NUL byte", raw);
   size_t begin = 0, end = raw.size();
   while (begin < end && IsAsciiWhitespace(raw[begin])) ++begin;
   while (end > begin && IsAsciiWhitespace(raw[end - 1])) --end;
@@ -568,7 +506,7 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   size_t colon = 0;
   while (colon < url.size() && Has(static_cast<unsigned char>(url[colon]), kSchemeBit)) ++colon;
   if (colon == 0 || colon == url.size() || url[colon] != ':' || !IsAsciiAlpha(url[0])) {
-    return Refuse("not a URL", trimmed);
+    return RefuseUrl("not a URL", trimmed);
   }
   const std::string_view scheme = url.substr(0, colon);
   bool https;
@@ -579,9 +517,9 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   } else {
     std::string shown(scheme.substr(0, 32));
     for (char& c : shown) c = AsciiLower(c);
-    return Refuse("unsupported scheme '" + shown + (scheme.size() > 32 ? "…'" : "'"), trimmed);
+    return RefuseUrl("unsupported scheme '" + shown + (scheme.size() > 32 ? "…'" : "'"), trimmed);
   }
-  if (url.substr(colon + 1, 2) != "//") return Refuse("empty host", trimmed);
+  if (url.substr(colon + 1, 2) != "//") return RefuseUrl("empty host", trimmed);
   const size_t authority_begin = colon + 3;
   size_t authority_end = authority_begin;
   while (authority_end < url.size() && url[authority_end] != '/' && url[authority_end] != '?') {
@@ -617,9 +555,9 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   const char* error_at = nullptr;
   if (parsed.Parse(copy, w, &error_at) != URI_SUCCESS) {
     if (error_at != nullptr && error_at > host_port_begin + escaped_host_port.size()) {
-      return Refuse("not a URL", trimmed);
+      return RefuseUrl("not a URL", trimmed);
     }
-    return Refuse(ClassifyAuthorityError(escaped_host_port), trimmed);
+    return RefuseUrl(ClassifyAuthorityError(escaped_host_port), trimmed);
   }
   const UriUriA& uri = parsed.uri();
 
@@ -646,24 +584,25 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
     o = WriteIpv6(o, uri.hostData.ip6->data);
     host_kind = HostKind::kIpv6;
   } else if (uri.hostData.ipFuture.first != nullptr) {
-    return Refuse("invalid host", trimmed);
+    return RefuseUrl("invalid host", trimmed);
   } else {
     const HostResult written =
         WriteRegisteredName(o, uri.hostText.first, uri.hostText.afterLast, &o);
-    if (written == HostResult::kInvalid) return Refuse("invalid host", trimmed);
+    if (written == HostResult::kInvalid) return RefuseUrl("invalid host", trimmed);
     if (written == HostResult::kNonAscii) {
       std::string ascii;
       const std::string_view name(out.data() + host_begin, o - (out.data() + host_begin));
-      if (!ToAsciiHost(name, &ascii)) return Refuse("invalid host", trimmed);
+      if (!ToAsciiHost(name, &ascii)) return RefuseUrl("invalid host", trimmed);
       for (char& c : ascii) {
         c = AsciiLower(c);
-        if (!Has(static_cast<unsigned char>(c), kHostBit)) return Refuse("invalid host", trimmed);
+        if (!Has(static_cast<unsigned char>(c), kHostBit))
+          return RefuseUrl("invalid host", trimmed);
       }
       out.resize(host_begin + ascii.size() + room_after_host);
       o = std::copy(ascii.begin(), ascii.end(), out.data() + host_begin);
     }
     while (o > out.data() + host_begin && o[-1] == '.') --o;
-    if (o == out.data() + host_begin) return Refuse("empty host", trimmed);
+    if (o == out.data() + host_begin) return RefuseUrl("empty host", trimmed);
     if (IsIpv4Literal(std::string_view(out.data() + host_begin, o - (out.data() + host_begin)))) {
       host_kind = HostKind::kIpv4;
     }
@@ -675,10 +614,10 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   if (uri.portText.first != nullptr && uri.portText.first != uri.portText.afterLast) {
     const char* p = uri.portText.first;
     while (p < uri.portText.afterLast && *p == '0') ++p;
-    if (uri.portText.afterLast - p > 5) return Refuse("invalid port", trimmed);
+    if (uri.portText.afterLast - p > 5) return RefuseUrl("invalid port", trimmed);
     unsigned value = 0;
     for (; p < uri.portText.afterLast; ++p) value = value * 10 + static_cast<unsigned>(*p - '0');
-    if (value == 0 || value > 65535) return Refuse("invalid port", trimmed);
+    if (value == 0 || value > 65535) return RefuseUrl("invalid port", trimmed);
     if (value != (https ? 443u : 80u)) {
       port = static_cast<uint16_t>(value);
       *o++ = ':';
@@ -712,8 +651,8 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
 
   // Step 12.
   if (out.size() > options.max_length) {
-    return Refuse("longer than " + std::to_string(options.max_length) + " bytes once normalised",
-                  trimmed);
+    return RefuseUrl("longer than " + std::to_string(options.max_length) + " bytes once normalised",
+                     trimmed);
   }
   NormalizedUrlAccess::SetParts(result, https, host_begin, host_length, host_kind, port,
                                 path_offset, query_offset);
