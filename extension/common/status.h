@@ -57,7 +57,10 @@ int SqliteCode(const absl::Status& status);
 
 #define CRAWLDB_ASSIGN_OR_RETURN(lhs, expr) \
   CRAWLDB_ASSIGN_OR_RETURN_IMPL(CRAWLDB_CONCAT(crawldb_statusor_, __LINE__), lhs, expr)
+// `lhs` may be a declaration ("int x"), `statusor` a name: neither can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define CRAWLDB_ASSIGN_OR_RETURN_IMPL(statusor, lhs, expr) \
   auto statusor = (expr);                                  \
   if (!statusor.ok()) return std::move(statusor).status(); \
   lhs = std::move(statusor).value()
+// NOLINTEND(bugprone-macro-parentheses)
