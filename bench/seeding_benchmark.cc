@@ -17,7 +17,8 @@
 // Printed: µs per URL for each route, the ratios (1) ÷ (2) — issue 12's target is ≤ 1.05 — and
 // (4) ÷ (1), and the rows each route left (they must agree).
 //
-//   seeding_benchmark [--urls=N] [--seed=N] [--tmpdir=DIR]
+//   seeding_benchmark [--urls=N] [--seed=N] [--tmpdir=DIR] [--extension=PATH]
+// --extension loads another build of the module (say, main before a change) for (1)–(3).
 #include <sqlite3.h>
 
 #include <unistd.h>
@@ -72,7 +73,7 @@ int64_t Fnv1a(std::string_view text) {
   return static_cast<int64_t>(hash);
 }
 
-sqlite3* Open(const fs::path& path, bool crawldb) {
+sqlite3* Open(const fs::path& path, bool crawldb, const std::string& extension) {
   fs::remove(path);
   fs::remove(path.string() + "-wal");
   fs::remove(path.string() + "-shm");
@@ -82,8 +83,8 @@ sqlite3* Open(const fs::path& path, bool crawldb) {
   if (crawldb) {
     sqlite3_enable_load_extension(db, 1);
     char* error = nullptr;
-    if (sqlite3_load_extension(db, CRAWLDB_EXTENSION_PATH, nullptr, &error) != SQLITE_OK) {
-      Die(std::string("cannot load ") + CRAWLDB_EXTENSION_PATH + ": " + (error ? error : ""));
+    if (sqlite3_load_extension(db, extension.c_str(), nullptr, &error) != SQLITE_OK) {
+      Die("cannot load " + extension + ": " + (error ? error : ""));
     }
     Exec(db,
          "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
@@ -134,15 +135,21 @@ int main(int argc, char** argv) {
   size_t count = 1000000;
   uint64_t seed = 4;
   fs::path tmpdir = std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp";
+  std::string extension = CRAWLDB_EXTENSION_PATH;
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
     if (absl::ConsumePrefix(&arg, "--urls=") && absl::SimpleAtoi(arg, &count)) continue;
     if (absl::ConsumePrefix(&arg, "--seed=") && absl::SimpleAtoi(arg, &seed)) continue;
+    if (absl::ConsumePrefix(&arg, "--extension=")) {
+      extension = std::string(arg);
+      continue;
+    }
     if (absl::ConsumePrefix(&arg, "--tmpdir=")) {
       tmpdir = std::string(arg);
       continue;
     }
-    Die(absl::StrFormat("unknown argument %s; use --urls=N, --seed=N, --tmpdir=DIR", argv[i]));
+    Die(absl::StrFormat(
+        "unknown argument %s; use --urls=N, --seed=N, --tmpdir=DIR, --extension=PATH", argv[i]));
   }
   crawldb::bench::Paper004Options options;
   options.seed = seed;
@@ -174,13 +181,14 @@ int main(int argc, char** argv) {
        "SELECT count(*) FROM frontier"},
   };
 
+  std::printf("module: %s\n", extension.c_str());
   std::printf(
       "seeding %zu paper-004 URLs (10,000 domains, seed %llu), one transaction per route\n\n",
       count, static_cast<unsigned long long>(seed));
   std::printf("| route | s | µs/URL | rows |\n|---|---:|---:|---:|\n");
   std::vector<double> micros;
   for (const Route& route : routes) {
-    sqlite3* db = Open(dir / "seed.db", route.crawldb);
+    sqlite3* db = Open(dir / "seed.db", route.crawldb, extension);
     FillStaging(db, urls);
     auto start = std::chrono::steady_clock::now();
     Exec(db, "BEGIN");
