@@ -32,6 +32,17 @@ absl::Status ShadowBackedTable::Rename(const char* new_name) {
   return absl::OkStatus();
 }
 
+absl::Status ShadowBackedTable::Check(std::vector<std::string>* problems) {
+  std::vector<std::string> found;
+  if (absl::Status caught_up = CatchUp(); !caught_up.ok()) {
+    found.emplace_back(caught_up.message());
+  } else {
+    CRAWLDB_RETURN_IF_ERROR(CheckStore(&found));
+  }
+  for (const std::string& problem : found) problems->push_back(absl::StrCat(name_, ": ", problem));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ScopedStatement> ShadowBackedTable::Use(size_t slot) {
   if (statements_ == nullptr) {
     statements_ = std::make_unique<StatementCache>(db_, module_, StatementSql());

@@ -41,6 +41,9 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   // CrawldbTable
   const std::string& schema() const override { return schema_; }
   const std::string& name() const override { return name_; }
+  // Catches up (a failure is the one problem), then CheckStore; each problem is prefixed with
+  // the table's name.
+  absl::Status Check(std::vector<std::string>* problems) final;
 
  protected:
   // `shadow` must outlive the table (a static set beside the module); `module` is the module's
@@ -51,6 +54,8 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
 
   // The SQL of every statement on the shadow tables, by slot, naming the tables as they are now.
   virtual std::vector<std::string> StatementSql() const = 0;
+  // Checks every invariant of the caught-up store; appends one line per problem to *found.
+  virtual absl::Status CheckStore(std::vector<std::string>* found) = 0;
   // Statement `slot`, prepared on first use, lent until the ScopedStatement goes.
   absl::StatusOr<ScopedStatement> Use(size_t slot);
 

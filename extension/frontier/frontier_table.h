@@ -123,7 +123,6 @@ class FrontierTable : public ShadowBackedTable {
 
   // CrawldbTable
   absl::StatusOr<std::string> StatsJson() override;
-  absl::Status Check(std::vector<std::string>* problems) override;
 
   const FrontierStore& store() const { return store_; }
   const std::string& urls_name() const { return urls_name_; }
@@ -176,6 +175,7 @@ class FrontierTable : public ShadowBackedTable {
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
                 FrontierPolicy policy, double lease_s);
   std::vector<std::string> StatementSql() const override;
+  absl::Status CheckStore(std::vector<std::string>* found) override;
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
   absl::Status CommandAdd(sqlite3_value** columns);

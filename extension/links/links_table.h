@@ -74,7 +74,6 @@ class LinksTable : public ShadowBackedTable {
 
   // CrawldbTable
   absl::StatusOr<std::string> StatsJson() override;
-  absl::Status Check(std::vector<std::string>* problems) override;
   absl::Status RenumberIds(absl::string_view urls_table,
                            absl::Span<const int64_t> old_to_new) override;
 
@@ -92,6 +91,7 @@ class LinksTable : public ShadowBackedTable {
   LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
              std::string codec);
   std::vector<std::string> StatementSql() const override;
+  absl::Status CheckStore(std::vector<std::string>* found) override;
   // LoggedTable
   absl::Status LoadAll() override;
   absl::Status ReplayLogSince(int64_t seq) override;

@@ -90,7 +90,6 @@ class UrlsTable : public ShadowBackedTable {
 
   // CrawldbTable
   absl::StatusOr<std::string> StatsJson() override;
-  absl::Status Check(std::vector<std::string>* problems) override;
 
   // For the SQL functions: look-ups on the committed-or-own state, after catching up with other
   // connections.
@@ -104,6 +103,7 @@ class UrlsTable : public ShadowBackedTable {
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length,
             size_t merge_bytes);
   std::vector<std::string> StatementSql() const override;
+  absl::Status CheckStore(std::vector<std::string>* found) override;
 
   absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
   absl::Status RunCommand(absl::string_view command);
