@@ -4,7 +4,11 @@
 # To fix: clang-format -i FILE… (or every file: clang-format -i $(git ls-files '*.cc' '*.h')).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.cc' '*.h')
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t files < <(git ls-files '*.cc' '*.h')
+else  # a source tree without git (an unpacked archive)
+  mapfile -t files < <(find codecs extension tests bench \( -name '*.cc' -o -name '*.h' \) | sort)
+fi
 if ! clang-format --dry-run --Werror "${files[@]}"; then
   echo "format: the files above differ from .clang-format; run clang-format -i on them" >&2
   exit 1
