@@ -8,37 +8,25 @@ LoggedTable::LoggedTable(sqlite3* db, std::string module, absl::string_view sche
                          absl::string_view table)
     : db_(db),
       module_(std::move(module)),
-      sync_(std::make_unique<TableSync>(db, module_, schema, table)),
-      schema_(schema),
-      table_(table) {}
+      sync_(std::make_unique<TableSync>(db, module_, schema, table)) {}
 
 void LoggedTable::RenameSync(absl::string_view schema, absl::string_view table) {
   auto sync = std::make_unique<TableSync>(db_, module_, schema, table);
+  sync->TakeFiguresFrom(*sync_);
   sync_.swap(sync);
-  schema_ = std::string(schema);
-  table_ = std::string(table);
 }
 
 PlanFigures LoggedTable::planning_figures() const {
-  if (!sync_->loaded()) return stored_figures_;
+  return sync_->loaded() ? RoundedStoreFigures() : sync_->stored_figures();
+}
+
+absl::Status LoggedTable::ReadStoredFigures() { return sync_->ReadFigures(); }
+
+absl::Status LoggedTable::SaveFigures() { return sync_->SaveFigures(RoundedStoreFigures()); }
+
+PlanFigures LoggedTable::RoundedStoreFigures() const {
   PlanFigures store = StoreFigures();
   return PlanFigures::Rounded(store.rows, store.keys);
-}
-
-absl::Status LoggedTable::ReadStoredFigures() {
-  CRAWLDB_ASSIGN_OR_RETURN(stored_figures_, ReadPlanFigures(db_, module_, schema_, table_));
-  stored_figures_known_ = true;
-  return absl::OkStatus();
-}
-
-absl::Status LoggedTable::SaveFigures() {
-  PlanFigures store = StoreFigures();
-  PlanFigures rounded = PlanFigures::Rounded(store.rows, store.keys);
-  if (stored_figures_known_ && rounded == stored_figures_) return absl::OkStatus();
-  CRAWLDB_RETURN_IF_ERROR(WritePlanFigures(db_, module_, schema_, table_, rounded));
-  stored_figures_ = rounded;
-  stored_figures_known_ = true;
-  return absl::OkStatus();
 }
 
 absl::Status LoggedTable::CatchUp() {
@@ -76,7 +64,6 @@ absl::Status LoggedTable::Commit() {
 
 absl::Status LoggedTable::Rollback() {
   UndoTo(0);
-  stored_figures_known_ = false;  // a figure this transaction wrote is gone
   sync_->RolledBack();
   ResetTransaction(true);
   return absl::OkStatus();
@@ -95,7 +82,6 @@ absl::Status LoggedTable::Release(int level) {
 absl::Status LoggedTable::RollbackTo(int level) {
   size_t mark = 0;
   if (sync_->RolledBackTo(level, &mark)) UndoTo(mark);
-  stored_figures_known_ = false;
   return absl::OkStatus();
 }
 

@@ -13,7 +13,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "extension/common/plan_figures.h"
 #include "extension/common/sqlite_api.h"
 #include "extension/common/table_sync.h"
 
@@ -51,7 +50,7 @@ class LoggedTable {
 
   // At connect: reads the stored figures.
   absl::Status ReadStoredFigures();
-  // Stores the store's figures when their rounding moved. Called by xSync and by every
+  // Stores the store's figures when their rounding moved (TableSync::SaveFigures). Called by xSync and by every
   // statement that rewrites the shadow tables, so that each commit leaves them current.
   absl::Status SaveFigures();
 
@@ -70,13 +69,11 @@ class LoggedTable {
   virtual PlanFigures StoreFigures() const = 0;
 
  private:
+  PlanFigures RoundedStoreFigures() const;
+
   sqlite3* db_;
   std::string module_;
   std::unique_ptr<TableSync> sync_;
-  std::string schema_;
-  std::string table_;
-  PlanFigures stored_figures_;
-  bool stored_figures_known_ = false;  // false after a rollback: the next save writes
 };
 
 }  // namespace crawldb

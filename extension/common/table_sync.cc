@@ -15,7 +15,7 @@ enum Slot { kDataVersion, kReadGeneration, kWriteGeneration, kTakeWriteLock };
 
 TableSync::TableSync(sqlite3* db, std::string module, absl::string_view schema,
                      absl::string_view table)
-    : db_(db), schema_(schema) {
+    : db_(db), schema_(schema), table_(table) {
   std::string config = ShadowTableSet::QualifiedName(schema, table, "config");
   std::vector<std::string> sql(kTakeWriteLock + 1);
   sql[kDataVersion] = absl::StrCat("PRAGMA ", QuoteIdentifier(schema), ".data_version");
@@ -88,13 +88,30 @@ absl::Status TableSync::TakeWriteLock() {
   return absl::OkStatus();
 }
 
+absl::Status TableSync::ReadFigures() {
+  CRAWLDB_ASSIGN_OR_RETURN(stored_figures_,
+                           ReadPlanFigures(db_, statements_->module(), schema_, table_));
+  stored_figures_known_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status TableSync::SaveFigures(const PlanFigures& figures) {
+  if (stored_figures_known_ && figures == stored_figures_) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(WritePlanFigures(db_, statements_->module(), schema_, table_, figures));
+  stored_figures_ = figures;
+  stored_figures_known_ = true;
+  return absl::OkStatus();
+}
+
 void TableSync::RolledBack() {
+  stored_figures_known_ = false;
   last_seq_ -= synced_rows_;  // the log rows xSync wrote are rolled back too
   if (reload_on_rollback_) reload_ = true;
   EndTransaction();
 }
 
 bool TableSync::RolledBackTo(int level, size_t* mark) {
+  stored_figures_known_ = false;
   // A rewrite in between changed the shadow tables, which SQLite has rolled back.
   if (reload_on_rollback_) reload_ = true;
   if (static_cast<size_t>(level) >= savepoint_marks_.size()) return false;

@@ -24,6 +24,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "extension/common/plan_figures.h"
 #include "extension/common/sqlite_api.h"
 #include "extension/common/statement_cache.h"
 
@@ -52,6 +53,17 @@ class TableSync {
 
   // Takes the database's write lock without changing the user's last_insert_rowid().
   absl::Status TakeWriteLock();
+
+  // The plan figures of <t>_config (plan_figures.h): read at connect, written by SaveFigures
+  // only when `figures` differ from what is stored. A rollback makes the next save write.
+  absl::Status ReadFigures();
+  absl::Status SaveFigures(const PlanFigures& figures);
+  const PlanFigures& stored_figures() const { return stored_figures_; }
+  // After a rename: what the table's previous bookkeeping knew of its figures.
+  void TakeFiguresFrom(const TableSync& previous) {
+    stored_figures_ = previous.stored_figures_;
+    stored_figures_known_ = previous.stored_figures_known_;
+  }
 
   // Log sequence numbers.
   int64_t last_seq() const { return last_seq_; }
@@ -86,6 +98,7 @@ class TableSync {
 
   sqlite3* db_;
   std::string schema_;
+  std::string table_;
   std::unique_ptr<StatementCache> statements_;
   int64_t data_version_ = -1;  // -1: never polled, so the first Poll loads
   int64_t polled_version_ = -1;
@@ -97,6 +110,8 @@ class TableSync {
   bool loaded_ = false;
   bool reload_on_rollback_ = false;
   std::vector<size_t> savepoint_marks_;
+  PlanFigures stored_figures_;
+  bool stored_figures_known_ = false;  // false also after a rollback, which may undo a save
 };
 
 }  // namespace crawldb
