@@ -97,15 +97,8 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
                            "use INSERT OR IGNORE to skip known URLs");
   }
   if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
-    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url->text())));
-    CRAWLDB_RETURN_IF_ERROR(insert.Run());
-  }
-  if (store_.Add(fp, url->text(), url->host(), plan.depth, static_cast<int32_t>(priority)) !=
-      FrontierStore::AddResult::kAdded) {
-    return absl::InternalError("crawldb_frontier: INSERT disagrees with its plan");
-  }
+  CRAWLDB_RETURN_IF_ERROR(
+      QueueNew(*url, fp, plan.depth, static_cast<int32_t>(priority), true, "INSERT").status());
   return absl::OkStatus();
 }
 
@@ -184,7 +177,7 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   last_add_ = AddOutcome();
   if (auto* request = static_cast<const AddRequest*>(
           sqlite3_value_pointer(columns[kColumnRequest], kAddRequestType))) {
-    return CommandAddRequest(*request);
+    return ApplyAdd(*request, /*insert_url=*/true);
   }
   sqlite3_value* text = columns[kColumnUrl];
   if (sqlite3_value_type(text) != SQLITE_TEXT) {
@@ -211,31 +204,23 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   }
   CRAWLDB_ASSIGN_OR_RETURN(int64_t priority, Integer(columns[kColumnPriority], 0, INT32_MIN,
                                                      INT32_MAX, "add: priority"));
-  AddPlan plan = PlanAdd(*url, parent.has_value() ? &*parent : nullptr);
-  if (plan.refusal.has_value()) {
-    last_add_.refusal = std::move(*plan.refusal);
+  AddRequest request;
+  request.url = &*url;
+  request.parent = parent.has_value() ? &*parent : nullptr;
+  request.plan = PlanAdd(*url, request.parent);
+  if (request.plan.refusal.has_value()) {
+    last_add_.refusal = std::move(*request.plan.refusal);
     return absl::OkStatus();
   }
-  uint64_t fp = identity::UrlFingerprint(url->text());
-  const bool caller_records_link = sqlite3_value_type(columns[kColumnLink]) == SQLITE_INTEGER &&
-                                   sqlite3_value_int64(columns[kColumnLink]) == 0;
-  if (parent.has_value() && !caller_records_link) {
-    CRAWLDB_RETURN_IF_ERROR(AppendLink(identity::UrlFingerprint(parent->text()), fp));
-  }
-  if (plan.known) {
-    last_add_.result = 0;
-    return absl::OkStatus();
-  }
-  FrontierStore::AddResult added =
-      store_.Add(fp, url->text(), url->host(), plan.depth, static_cast<int32_t>(priority));
-  if (added != FrontierStore::AddResult::kAdded) {
-    return absl::InternalError("crawldb_frontier: add disagrees with its plan");
-  }
-  last_add_.result = 1;
-  return absl::OkStatus();
+  request.priority = static_cast<int32_t>(priority);
+  // link = 0: the caller records the link in the link tables itself.
+  request.link_in_outlinks = sqlite3_value_type(columns[kColumnLink]) == SQLITE_INTEGER &&
+                             sqlite3_value_int64(columns[kColumnLink]) == 0;
+  // The SQL form leaves `urls` to its caller, as before crawl_add passed requests.
+  return ApplyAdd(request, /*insert_url=*/false);
 }
 
-absl::Status FrontierTable::CommandAddRequest(const AddRequest& request) {
+absl::Status FrontierTable::ApplyAdd(const AddRequest& request, bool insert_url) {
   const identity::NormalizedUrl& url = *request.url;
   const uint64_t fp = identity::UrlFingerprint(url.text());
   if (request.parent != nullptr && !request.link_in_outlinks) {
@@ -245,19 +230,29 @@ absl::Status FrontierTable::CommandAddRequest(const AddRequest& request) {
     last_add_.result = 0;
     return absl::OkStatus();
   }
-  {
+  CRAWLDB_ASSIGN_OR_RETURN(
+      last_add_.url_id, QueueNew(url, fp, request.plan.depth, request.priority, insert_url, "add"));
+  last_add_.result = 1;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::NormalizedUrl& url,
+                                                               uint64_t fp, uint32_t depth,
+                                                               int32_t priority, bool insert_url,
+                                                               absl::string_view what) {
+  std::optional<int64_t> url_id;
+  if (insert_url) {
     // OR IGNORE: `urls` may hold the URL already (added there, or queued and deleted here).
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
     CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url.text())));
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
-    if (sqlite3_changes64(db()) == 1) last_add_.url_id = sqlite3_last_insert_rowid(db());
+    if (sqlite3_changes64(db()) == 1) url_id = sqlite3_last_insert_rowid(db());
   }
-  if (store_.Add(fp, url.text(), url.host(), request.plan.depth, request.priority) !=
-      FrontierStore::AddResult::kAdded) {
-    return absl::InternalError("crawldb_frontier: add disagrees with its plan");
+  if (store_.Add(fp, url.text(), url.host(), depth, priority) != FrontierStore::AddResult::kAdded) {
+    return absl::InternalError(
+        absl::StrCat("crawldb_frontier: ", what, " disagrees with its plan"));
   }
-  last_add_.result = 1;
-  return absl::OkStatus();
+  return url_id;
 }
 
 absl::Status FrontierTable::AppendLink(uint64_t parent_fp, uint64_t fp) {

@@ -179,7 +179,14 @@ class FrontierTable : public ShadowBackedTable {
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
   absl::Status CommandAdd(sqlite3_value** columns);
-  absl::Status CommandAddRequest(const AddRequest& request);
+  // An add planned and not refused: records the link (in <t>_links unless link_in_outlinks),
+  // then queues a new URL, first inserting it into `urls` when `insert_url`.
+  absl::Status ApplyAdd(const AddRequest& request, bool insert_url);
+  // Queues a new URL as planned (inserting it into `urls` first when `insert_url`); returns its
+  // new id in `urls` when that insert made one. `what` names the caller in an internal error.
+  absl::StatusOr<std::optional<int64_t>> QueueNew(const identity::NormalizedUrl& url, uint64_t fp,
+                                                  uint32_t depth, int32_t priority, bool insert_url,
+                                                  absl::string_view what);
   absl::Status CommandLease(sqlite3_value** columns);
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);
