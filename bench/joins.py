@@ -139,8 +139,9 @@ def run_dataset(name, args, tmpdir):
     repeats = [r[2] for r in results]
     print(f"\nratio crawldb / plain, median (max): first run {statistics.median(firsts):.2f} "
           f"({max(firsts):.2f}), repeated {statistics.median(repeats):.2f} ({max(repeats):.2f})")
+    names = [r[0] for r in results]
     for label, ratios in (("first run", firsts), ("repeated", repeats)):
-        over = [r[0] for r in results if (r[1] if label == "first run" else r[2]) > 2]
+        over = [name for name, ratio in zip(names, ratios) if ratio > 2]
         verdict = "met" if not over else "MISSED (" + ", ".join(over) + ")"
         print(f"target every query ≤ 2× plain, {label}: {verdict}")
     if not all(r[3] for r in results):
