@@ -58,6 +58,13 @@ class SplitHashMap {
       for (const auto& [key, value] : part) visit(key, value);
     }
   }
+  // The same, with the values writable.
+  template <typename Visit>
+  void ForEach(Visit visit) {
+    for (Part& part : parts_) {
+      for (auto& [key, value] : part) visit(key, value);
+    }
+  }
 
   // Slots allocated over all parts.
   size_t capacity() const {

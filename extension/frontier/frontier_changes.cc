@@ -23,15 +23,33 @@ void AppendU64(uint64_t value, std::string* out) {
 }
 void AppendF64(double value, std::string* out) { AppendU64(std::bit_cast<uint64_t>(value), out); }
 
+// Times as the grammar says: 0, whole milliseconds, or f64.
+constexpr uint64_t kF64Time = 2;
+void AppendTime(double seconds, std::string* out) {
+  if (seconds == 0) {
+    out->push_back(0);
+    return;
+  }
+  const double ms = std::round(seconds * 1000);
+  if (std::abs(ms) < 0x1p52 && ms / 1000 == seconds) {
+    const uint64_t zigzag = codecs::ZigZagEncode(static_cast<int64_t>(ms));
+    codecs::AppendVarint(zigzag * 2 + 1, out);
+    return;
+  }
+  codecs::AppendVarint(kF64Time, out);
+  AppendF64(seconds, out);
+}
+
 void AppendFields(const UrlRecord& record, std::string* out) {
   codecs::AppendVarint(record.host, out);
   codecs::AppendVarint(record.depth, out);
   codecs::AppendSignedVarint(record.priority, out);
   out->push_back(static_cast<char>(record.state));
   out->push_back(static_cast<char>(record.attempts));
-  codecs::AppendSignedVarint(record.status, out);
-  AppendF64(record.due, out);
-  AppendF64(record.last_fetch, out);
+  codecs::AppendVarint(record.status == kNoStatus ? 0 : codecs::ZigZagEncode(record.status) + 1,
+                       out);
+  AppendTime(record.due, out);
+  AppendTime(record.last_fetch, out);
 }
 
 // A bounded reader over the blob; every Read fails (returns false) past the end.
@@ -63,11 +81,21 @@ class Reader {
     *out = value;
     return true;
   }
-  bool Time(double* out) {  // a finite f64
+  bool F64(double* out) {  // a finite f64
     uint64_t bits;
     if (!U64(&bits)) return false;
     *out = std::bit_cast<double>(bits);
     return std::isfinite(*out);
+  }
+  bool Time(double* out) {  // AppendTime's form
+    uint64_t t;
+    if (!Varint(&t)) return false;
+    if (t == kF64Time) return F64(out);
+    if (t != 0 && t % 2 == 0) return false;
+    const int64_t ms = t == 0 ? 0 : codecs::ZigZagDecode((t - 1) / 2);
+    if (std::abs(ms) >= (int64_t{1} << 52)) return false;
+    *out = static_cast<double>(ms) / 1000;
+    return true;
   }
   bool Bytes(size_t max, std::string_view* out) {
     uint64_t length;
@@ -84,14 +112,26 @@ class Reader {
   const uint8_t* end_;
 };
 
-bool ReadFields(Reader* in, UrlRecord* record) {
+// `version` 1 stored status as zigzag and times as f64.
+bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
   uint64_t host, depth;
   int64_t priority, status;
   uint8_t state, attempts;
   if (!in->Varint(&host) || !in->Varint(&depth) || !in->Signed(&priority) || !in->U8(&state) ||
-      !in->U8(&attempts) || !in->Signed(&status) || !in->Time(&record->due) ||
-      !in->Time(&record->last_fetch)) {
+      !in->U8(&attempts)) {
     return false;
+  }
+  if (version == kTextChangeFormatVersion) {
+    if (!in->Signed(&status) || !in->F64(&record->due) || !in->F64(&record->last_fetch)) {
+      return false;
+    }
+  } else {
+    uint64_t stored;
+    if (!in->Varint(&stored) || stored > (uint64_t{1} << 32) || !in->Time(&record->due) ||
+        !in->Time(&record->last_fetch)) {
+      return false;
+    }
+    status = stored == 0 ? kNoStatus : codecs::ZigZagDecode(stored - 1);
   }
   if (host > UINT32_MAX || depth < 1 || depth > UINT16_MAX || priority < INT32_MIN ||
       priority > INT32_MAX || state >= kUrlStateCount || status < INT32_MIN || status > INT32_MAX) {
@@ -128,17 +168,17 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* blob) {
     out.push_back(static_cast<char>(url.kind));
     if (url.kind == UrlChangeKind::kDelete) continue;
     AppendFields(url.record, &out);
-    if (url.kind == UrlChangeKind::kNew) {
-      codecs::AppendVarint(url.text.size(), &out);
-      out.append(url.text);
-    }
+    if (url.kind == UrlChangeKind::kNew) codecs::AppendVarint(url.record.url_id, &out);
   }
   AppendU64(XXH3_64bits(out.data(), out.size()), &out);
 }
 
 absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
   if (blob.size() < 1 + 2 + 8) return Corrupt(absl::StrCat("blob of ", blob.size(), " bytes"));
-  if (blob[0] != kChangeFormatVersion) return Corrupt(absl::StrCat("unknown version ", blob[0]));
+  const uint8_t version = blob[0];
+  if (version != kChangeFormatVersion && version != kTextChangeFormatVersion) {
+    return Corrupt(absl::StrCat("unknown version ", version));
+  }
   const size_t body = blob.size() - 8;
   uint64_t stored = 0;
   for (int i = 0; i < 8; ++i) stored |= uint64_t{blob[body + i]} << (8 * i);
@@ -146,6 +186,7 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
 
   Reader in(blob.data() + 1, blob.data() + body);
   ChangeSet changes;
+  changes.has_texts = version == kTextChangeFormatVersion;
   uint64_t count;
   // Every entry takes at least one byte, which bounds a count before anything is reserved.
   if (!in.Varint(&count) || count > in.left()) return Corrupt("bad host count");
@@ -153,9 +194,8 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
   for (HostChange& host : changes.hosts) {
     uint64_t id;
     if (!in.Varint(&id) || id > UINT32_MAX || !in.Bytes(kMaxHostBytes, &host.name) ||
-        host.name.empty() || !in.Time(&host.settings.delay_s) ||
-        !in.Signed(&host.settings.budget) || !in.Time(&host.settings.blocked_until) ||
-        !in.Time(&host.settings.next_allowed)) {
+        host.name.empty() || !in.F64(&host.settings.delay_s) || !in.Signed(&host.settings.budget) ||
+        !in.F64(&host.settings.blocked_until) || !in.F64(&host.settings.next_allowed)) {
       return Corrupt("bad host entry");
     }
     host.id = static_cast<uint32_t>(id);
@@ -170,10 +210,14 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
     if (!in.U64(&url.fp) || !in.U8(&kind) || kind > 2) return Corrupt("bad URL entry");
     url.kind = static_cast<UrlChangeKind>(kind);
     if (url.kind == UrlChangeKind::kDelete) continue;
-    if (!ReadFields(&in, &url.record)) return Corrupt("bad URL fields");
-    if (url.kind == UrlChangeKind::kNew &&
-        (!in.Bytes(kMaxTextBytes, &url.text) || url.text.empty())) {
-      return Corrupt("bad URL text");
+    if (!ReadFields(&in, version, &url.record)) return Corrupt("bad URL fields");
+    if (url.kind != UrlChangeKind::kNew) continue;
+    if (changes.has_texts) {
+      if (!in.Bytes(kMaxTextBytes, &url.text) || url.text.empty()) return Corrupt("bad URL text");
+    } else {
+      uint64_t url_id;
+      if (!in.Varint(&url_id) || url_id > INT64_MAX) return Corrupt("bad URL id");
+      url.record.url_id = static_cast<int64_t>(url_id);
     }
   }
   if (!in.done()) return Corrupt("trailing bytes");

@@ -9,17 +9,28 @@
 //               blocked_until:f64 next_allowed:f64
 //   url       = fp:u64 kind:u8 ( kind = 0 (delete)
 //                              | kind = 1 (update) fields
-//                              | kind = 2 (new) fields text-length:varint text[text-length] )
-//   fields    = host:varint depth:varint priority:zigzag state:u8 attempts:u8 status:zigzag
-//               due:f64 last_fetch:f64
+//                              | kind = 2 (new) fields url-id:varint )
+//   fields    = host:varint depth:varint priority:zigzag state:u8 attempts:u8 status:varint
+//               due:time last_fetch:time
+//   status    = 0 when the URL was never confirmed (kNoStatus), else zigzag(status) + 1
+//   time      = t:varint [f64 when t = 2]   (below)
 //   checksum  = XXH3-64 of every byte before it
 //   f64       = the IEEE-754 bits as u64; every time is finite
 //
-// Hosts come first, in id order, so that the URLs may name hosts the same set creates. Texts are
-// sent only for new records (kind 2); updates keep the text the reader already holds. Decoding
-// checks the version, the checksum (so a flipped bit or a cut blob is caught before any field is
-// trusted), every length against the blob and every field's range, and returns DataLossError
-// "frontier change set: <what>". FrontierStore::Apply checks what needs the state.
+// A time is one varint t: t = 0 is 0 s (a record that was never due or fetched: most of them);
+// t odd is a whole number of milliseconds, zigzag((t − 1) / 2) of them; t = 2 is followed by the
+// time as f64 (a time that is no whole number of ms). So a queued URL costs about 22 bytes.
+//
+// Hosts come first, in id order, so that the URLs may name hosts the same set creates. Only new
+// records (kind 2) carry the URL's id in `urls`; updates keep the id the reader already holds.
+//
+// Version 1 (frontier format 3) sent the URL's text instead of its id, and times and status as
+// f64 and zigzag: it is still read (UrlChange::text set, url_id kNoUrlId), and the table looks
+// the texts up in `urls` (frontier_snapshot.cc).
+//
+// Decoding checks the version, the checksum (so a flipped bit or a cut blob is caught before any
+// field is trusted), every length against the blob and every field's range, and returns
+// DataLossError "frontier change set: <what>". FrontierStore::Apply checks what needs the state.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +44,9 @@
 
 namespace crawldb::frontier {
 
-inline constexpr uint8_t kChangeFormatVersion = 1;
+inline constexpr uint8_t kChangeFormatVersion = 2;
+// The version that carried URL texts, still read.
+inline constexpr uint8_t kTextChangeFormatVersion = 1;
 // Longest host name and URL text a change set carries.
 inline constexpr size_t kMaxHostBytes = 1024;
 inline constexpr size_t kMaxTextBytes = 1 << 20;
@@ -49,13 +62,14 @@ enum class UrlChangeKind : uint8_t { kDelete = 0, kUpdate = 1, kNew = 2 };
 struct UrlChange {
   uint64_t fp = 0;
   UrlChangeKind kind = UrlChangeKind::kDelete;
-  UrlRecord record;       // kUpdate, kNew; text_offset is not stored
-  std::string_view text;  // kNew: the normalised URL
+  UrlRecord record;       // kUpdate, kNew; url_id is stored for kNew only
+  std::string_view text;  // kNew read from a version-1 blob: the normalised URL
 };
 
 struct ChangeSet {
   std::vector<HostChange> hosts;
   std::vector<UrlChange> urls;
+  bool has_texts = false;  // read from a version-1 blob: the new records carry texts, no ids
   bool empty() const { return hosts.empty() && urls.empty(); }
 };
 

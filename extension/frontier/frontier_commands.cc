@@ -98,7 +98,7 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
   }
   if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
   CRAWLDB_RETURN_IF_ERROR(
-      QueueNew(*url, fp, plan.depth, static_cast<int32_t>(priority), true, "INSERT").status());
+      QueueNew(*url, fp, plan.depth, static_cast<int32_t>(priority), "INSERT").status());
   return absl::OkStatus();
 }
 
@@ -177,7 +177,7 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   last_add_ = AddOutcome();
   if (auto* request = static_cast<const AddRequest*>(
           sqlite3_value_pointer(columns[kColumnRequest], kAddRequestType))) {
-    return ApplyAdd(*request, /*insert_url=*/true);
+    return ApplyAdd(*request);
   }
   sqlite3_value* text = columns[kColumnUrl];
   if (sqlite3_value_type(text) != SQLITE_TEXT) {
@@ -216,11 +216,10 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   // link = 0: the caller records the link in the link tables itself.
   request.link_in_outlinks = sqlite3_value_type(columns[kColumnLink]) == SQLITE_INTEGER &&
                              sqlite3_value_int64(columns[kColumnLink]) == 0;
-  // The SQL form leaves `urls` to its caller, as before crawl_add passed requests.
-  return ApplyAdd(request, /*insert_url=*/false);
+  return ApplyAdd(request);
 }
 
-absl::Status FrontierTable::ApplyAdd(const AddRequest& request, bool insert_url) {
+absl::Status FrontierTable::ApplyAdd(const AddRequest& request) {
   const identity::NormalizedUrl& url = *request.url;
   const uint64_t fp = identity::UrlFingerprint(url.text());
   if (request.parent != nullptr && !request.link_in_outlinks) {
@@ -230,29 +229,32 @@ absl::Status FrontierTable::ApplyAdd(const AddRequest& request, bool insert_url)
     last_add_.result = 0;
     return absl::OkStatus();
   }
-  CRAWLDB_ASSIGN_OR_RETURN(
-      last_add_.url_id, QueueNew(url, fp, request.plan.depth, request.priority, insert_url, "add"));
+  CRAWLDB_ASSIGN_OR_RETURN(last_add_.url_id,
+                           QueueNew(url, fp, request.plan.depth, request.priority, "add"));
   last_add_.result = 1;
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::NormalizedUrl& url,
-                                                               uint64_t fp, uint32_t depth,
-                                                               int32_t priority, bool insert_url,
-                                                               absl::string_view what) {
+absl::StatusOr<int64_t> FrontierTable::QueueNew(const identity::NormalizedUrl& url, uint64_t fp,
+                                                uint32_t depth, int32_t priority,
+                                                absl::string_view what) {
+  // OR IGNORE: `urls` may hold the URL already (added there, or queued and deleted here).
   std::optional<int64_t> url_id;
-  if (insert_url) {
-    // OR IGNORE: `urls` may hold the URL already (added there, or queued and deleted here).
+  {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
     CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url.text())));
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
     if (sqlite3_changes64(db()) == 1) url_id = sqlite3_last_insert_rowid(db());
   }
-  if (store_.Add(fp, url.text(), url.host(), depth, priority) != FrontierStore::AddResult::kAdded) {
+  if (!url_id.has_value()) {
+    CRAWLDB_ASSIGN_OR_RETURN(url_id, IdOf(url));
+  }
+  if (!url_id.has_value() ||
+      store_.Add(fp, *url_id, url.host(), depth, priority) != FrontierStore::AddResult::kAdded) {
     return absl::InternalError(
         absl::StrCat("crawldb_frontier: ", what, " disagrees with its plan"));
   }
-  return url_id;
+  return *url_id;
 }
 
 absl::Status FrontierTable::AppendLink(uint64_t parent_fp, uint64_t fp) {
@@ -272,9 +274,21 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
                            Seconds(columns[kColumnSeconds], lease_s_, "lease: seconds"));
   if (lease_s <= 0) return UserError(kFrontierModule, "lease: seconds must be positive");
   CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "lease: now"));
-  for (const FrontierStore::Leased& leased : store_.Lease(static_cast<size_t>(n), lease_s, now)) {
-    last_lease_.push_back({leased.fp, std::string(store_.Text(*store_.Find(leased.fp))),
-                           leased.depth, leased.lease_until});
+  // A URL deleted from `urls` leaves the crawl when a lease reaches it; the lease then takes
+  // others in its place.
+  size_t dropped = 1;
+  while (dropped > 0 && last_lease_.size() < static_cast<size_t>(n)) {
+    dropped = 0;
+    for (const FrontierStore::Leased& leased :
+         store_.Lease(static_cast<size_t>(n) - last_lease_.size(), lease_s, now)) {
+      CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> url, UrlOf(*store_.Find(leased.fp)));
+      if (!url.has_value()) {
+        store_.Delete(leased.fp);
+        ++dropped;
+        continue;
+      }
+      last_lease_.push_back({leased.fp, std::move(*url), leased.depth, leased.lease_until});
+    }
   }
   return absl::OkStatus();
 }

@@ -71,7 +71,8 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
                                urls->TextOf(sqlite3_value_int64(argv[0])));
       if (!text.has_value()) break;
       uint64_t fp = identity::UrlFingerprint(*text);
-      if (store.Find(fp) != nullptr) fps_.push_back(fp);
+      const UrlRecord* record = store.Find(fp);
+      if (record != nullptr && record->url_id == sqlite3_value_int64(argv[0])) fps_.push_back(fp);
       break;
     }
     case kPlanHost: {
@@ -99,13 +100,16 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
   if (record == nullptr) return absl::OkStatus();  // deleted since xFilter: NULLs
   switch (column) {
     case kColumnId: {
-      CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, table_->IdOf(store.Text(*record)));
-      if (id.has_value()) sqlite3_result_int64(context, *id);
+      if (record->url_id == kNoUrlId) break;
+      CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, table_->UrlsOf());
+      if (urls->store().IsLive(record->url_id)) sqlite3_result_int64(context, record->url_id);
       break;
     }
-    case kColumnUrl:
-      ResultText(context, store.Text(*record));
+    case kColumnUrl: {
+      CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> url, table_->UrlOf(*record));
+      if (url.has_value()) ResultText(context, *url);
       break;
+    }
     case kColumnHost:
       ResultText(context, store.host(record->host).name);
       break;

@@ -10,6 +10,7 @@
 #include "extension/frontier/frontier_changes.h"
 #include "extension/frontier/frontier_slots.h"
 #include "extension/frontier/frontier_table.h"
+#include "extension/identity/url_fingerprint.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -38,19 +39,18 @@ absl::Status FrontierTable::LoadAll() {
                             absl::StrCat("table '", name(), "': snapshot part ", part,
                                          " at log row ", seq, " is out of range"));
       }
-      absl::StatusOr<ChangeSet> records = DecodeChangeSet(select.ColumnBlob(2));
-      if (!records.ok()) return Corrupt(records.status());
-      for (const UrlChange& url : records->urls) {
+      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet records, Decode(select.ColumnBlob(2)));
+      for (const UrlChange& url : records.urls) {
         if (RecordPartOf(url.fp) != static_cast<size_t>(part)) {
           return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
                                                             part, " holds another part's URL"));
         }
       }
-      if (!records->hosts.empty()) {
+      if (!records.hosts.empty()) {
         return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
                                                           part, " holds hosts"));
       }
-      if (absl::Status status = store_.Apply(*records); !status.ok()) return Corrupt(status);
+      if (absl::Status status = store_.Apply(records); !status.ok()) return Corrupt(status);
       part_seq[static_cast<size_t>(part)] = seq;
     }
   }
@@ -69,19 +69,18 @@ absl::Status FrontierTable::LoadAll() {
       return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ",
                                                         expected - 1, " is missing"));
     }
-    absl::StatusOr<ChangeSet> changes = DecodeChangeSet(select.ColumnBlob(1));
-    if (!changes.ok()) return Corrupt(changes.status());
-    for (const HostChange& host : changes->hosts) {
+    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(select.ColumnBlob(1)));
+    for (const HostChange& host : changes.hosts) {
       if (host.id >= store_.host_count() || store_.host(host.id).name != host.name) {
         return CorruptError(kFrontierModule,
                             absl::StrCat("table '", name(), "': log row ", seq, " names host ",
                                          host.id, " unlike the hosts table"));
       }
     }
-    changes->hosts.clear();
-    std::erase_if(changes->urls,
+    changes.hosts.clear();
+    std::erase_if(changes.urls,
                   [&](const UrlChange& url) { return part_seq[RecordPartOf(url.fp)] >= seq; });
-    if (absl::Status status = store_.Apply(*changes); !status.ok()) return Corrupt(status);
+    if (absl::Status status = store_.Apply(changes); !status.ok()) return Corrupt(status);
     sync().Replayed(seq);
   }
   // The parts may be newer than every log row left (a checkpoint emptied the log).
@@ -89,6 +88,24 @@ absl::Status FrontierTable::LoadAll() {
   if (newest > sync().last_seq()) sync().Replayed(newest);
   store_.ClearUndo();
   return absl::OkStatus();
+}
+
+absl::StatusOr<ChangeSet> FrontierTable::Decode(absl::Span<const uint8_t> blob) {
+  absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob);
+  if (!changes.ok()) return Corrupt(changes.status());
+  if (!changes->has_texts) return changes;
+  // A blob of format 3 names new URLs by their text: their ids are looked up in `urls`.
+  for (UrlChange& url : changes->urls) {
+    if (url.kind != UrlChangeKind::kNew) continue;
+    if (identity::UrlFingerprint(url.text) != url.fp) {
+      return Corrupt(absl::DataLossError(absl::StrCat("frontier change set: URL ",
+                                                      identity::FingerprintToSql(url.fp),
+                                                      " holds another URL's text")));
+    }
+    CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, IdOf(url.text));
+    url.record.url_id = id.value_or(kNoUrlId);
+  }
+  return changes;
 }
 
 absl::Status FrontierTable::LoadHosts() {
@@ -139,9 +156,8 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
         trimmed = true;
         break;
       }
-      absl::StatusOr<ChangeSet> changes = DecodeChangeSet(select.ColumnBlob(1));
-      if (!changes.ok()) return Corrupt(changes.status());
-      if (absl::Status status = store_.Apply(*changes); !status.ok()) return Corrupt(status);
+      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(select.ColumnBlob(1)));
+      if (absl::Status status = store_.Apply(changes); !status.ok()) return Corrupt(status);
       sync().Replayed(next);
     }
   }
@@ -158,6 +174,7 @@ absl::Status FrontierTable::Sync() {
   ChangeSet changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
+  CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
   EncodeChangeSet(changes, &blob_);
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();

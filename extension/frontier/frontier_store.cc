@@ -205,9 +205,8 @@ uint32_t FrontierStore::CreateHost(std::string_view name) {
   return id;
 }
 
-FrontierStore::AddResult FrontierStore::Add(uint64_t fp, std::string_view text,
-                                            std::string_view host_name, uint32_t depth,
-                                            int32_t priority) {
+FrontierStore::AddResult FrontierStore::Add(uint64_t fp, int64_t url_id, std::string_view host_name,
+                                            uint32_t depth, int32_t priority) {
   if (records_.Contains(fp)) return AddResult::kKnown;
   if (policy_.max_depth > 0 && depth > policy_.max_depth) return AddResult::kDepthLimit;
   std::optional<uint32_t> host = FindHost(host_name);
@@ -219,8 +218,7 @@ FrontierStore::AddResult FrontierStore::Add(uint64_t fp, std::string_view text,
     PushHostCreated(*host);
   }
   UrlRecord record;
-  record.text_offset = text_.Append(text);
-  record.text_length = static_cast<uint32_t>(text.size());
+  record.url_id = url_id;
   record.host = *host;
   record.depth = static_cast<uint16_t>(std::min<uint32_t>(depth, UINT16_MAX));
   record.priority = priority;
@@ -334,15 +332,9 @@ void FrontierStore::UndoTo(size_t mark) {
     UndoEntry entry = std::move(undo_.back());
     undo_.pop_back();
     switch (entry.kind) {
-      case UndoEntry::Kind::kUrl: {
-        const UrlRecord* current = Find(entry.fp);
-        if (!entry.existed && current != nullptr &&
-            current->text_offset + current->text_length == text_.end()) {
-          text_.Truncate(current->text_offset);  // the add appended this text last
-        }
+      case UndoEntry::Kind::kUrl:
         SetRecord(entry.fp, entry.existed ? &entry.record : nullptr);
         break;
-      }
       case UndoEntry::Kind::kHostSettings:
         hosts_[entry.host].settings = entry.settings;
         Place(entry.host);
@@ -387,8 +379,7 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
       if (was) changes.urls.push_back({fp, UrlChangeKind::kDelete, {}, {}});
       continue;
     }
-    changes.urls.push_back({fp, was ? UrlChangeKind::kUpdate : UrlChangeKind::kNew, *record,
-                            was ? std::string_view() : Text(*record)});
+    changes.urls.push_back({fp, was ? UrlChangeKind::kUpdate : UrlChangeKind::kNew, *record, {}});
   }
   return changes;
 }
@@ -397,7 +388,7 @@ void FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) const {
   changes->hosts.clear();
   changes->urls.clear();
   for (const auto& [fp, record] : records_.part(part)) {
-    changes->urls.push_back({fp, UrlChangeKind::kNew, record, Text(record)});
+    changes->urls.push_back({fp, UrlChangeKind::kNew, record, {}});
   }
 }
 
@@ -440,20 +431,20 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
       if (current == nullptr) return Inconsistent("updates an unknown URL", change.fp);
       if (current->host != record.host)
         return Inconsistent("moves a URL to another host", change.fp);
-      record.text_offset = current->text_offset;
-      record.text_length = current->text_length;
-    } else {
-      if (current != nullptr) return Inconsistent("adds a known URL", change.fp);
-      if (identity::UrlFingerprint(change.text) != change.fp ||
-          identity::UrlHost(change.text) != hosts_[record.host].name) {
-        return Inconsistent("holds a text that is not the URL's", change.fp);
-      }
-      record.text_offset = text_.Append(change.text);
-      record.text_length = static_cast<uint32_t>(change.text.size());
+      record.url_id = current->url_id;
+    } else if (current != nullptr) {
+      return Inconsistent("adds a known URL", change.fp);
     }
     SetRecord(change.fp, &record);
   }
   return absl::OkStatus();
+}
+
+void FrontierStore::RenumberUrlIds(absl::Span<const int64_t> old_to_new) {
+  records_.ForEach([&](uint64_t, UrlRecord& record) {
+    const bool known = record.url_id > 0 && static_cast<size_t>(record.url_id) < old_to_new.size();
+    record.url_id = known ? old_to_new[static_cast<size_t>(record.url_id)] : kNoUrlId;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -470,15 +461,6 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       return;
     }
     const Host& host = hosts_[record.host];
-    if (!text_.Holds(record.text_offset, record.text_length)) {
-      problem(absl::StrCat("URL ", sql_fp, " has its text outside the arena"));
-      return;
-    }
-    std::string_view text = Text(record);
-    if (identity::UrlFingerprint(text) != fp)
-      problem(absl::StrCat("URL ", sql_fp, " has another URL's text"));
-    if (identity::UrlHost(text) != host.name)
-      problem(absl::StrCat("URL ", sql_fp, " is not of its host"));
     if (!host.members.contains(fp))
       problem(absl::StrCat("URL ", sql_fp, " is missing from its host"));
     bool in_queue = host.queue.contains(KeyOf(fp, record));
@@ -539,7 +521,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
 
 size_t FrontierStore::MemoryBytes() const {
   size_t bytes = records_.capacity() * (sizeof(uint64_t) + sizeof(UrlRecord) + 1) +
-                 text_.MemoryBytes() + hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
+                 hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
                  undo_.capacity() * sizeof(UndoEntry);
   for (const Host& host : hosts_) {
     bytes += host.name.capacity() + host.members.size() * 8 + host.queue.size() * sizeof(QueueKey);

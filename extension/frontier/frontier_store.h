@@ -2,9 +2,9 @@
 // plus per-host politeness — behind the vtab (frontier_table.h). SQLite-free.
 //
 // Records are keyed by the URL's fingerprint (url_fingerprint.h), which never changes, unlike the
-// ids of `urls`, which optimize renumbers. Each record (UrlRecord, 48 bytes) holds the crawl state
-// of one URL; its normalised text sits in one append-only arena (text_arena.h), so that a lease
-// can hand out the URL without a look-up elsewhere.
+// ids of `urls`, which optimize renumbers. Each record (UrlRecord, 40 bytes) holds the crawl state
+// of one URL and the URL's id in `urls`, where its text is: the frontier keeps no URL text (a
+// lease reads it from `urls`; `urls` optimize renumbers the ids through RenumberUrlIds).
 //
 // States (the SQL name in brackets) and the one structure each state lives in:
 //   kQueued  (queued)  ready to lease: in its host's queue, ordered by QueueKey
@@ -49,7 +49,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "extension/containers/text_arena.h"
+#include "absl/types/span.h"
 #include "extension/frontier/record_map.h"
 
 namespace crawldb::frontier {
@@ -67,9 +67,11 @@ inline bool HasTimer(UrlState state) {
 // `status` of a URL never confirmed.
 inline constexpr int32_t kNoStatus = std::numeric_limits<int32_t>::min();
 
+// `url_id` of a record whose URL is not in `urls` (deleted there; read from a format-3 file).
+inline constexpr int64_t kNoUrlId = 0;
+
 struct UrlRecord {
-  uint64_t text_offset = 0;    // bytes into the store's text arena
-  uint32_t text_length = 0;    // bytes of normalised URL text
+  int64_t url_id = kNoUrlId;   // the URL's id in the `urls` table
   uint32_t host = 0;           // index of the URL's host (FrontierStore::host)
   double due = 0;              // unix s: lease deadline, retry or re-crawl time (timer states only)
   double last_fetch = 0;       // unix s of the last confirm; 0 when never confirmed
@@ -132,9 +134,6 @@ class FrontierStore {
   // Look-ups.
   size_t size() const { return records_.size(); }
   const UrlRecord* Find(uint64_t fp) const;
-  std::string_view Text(const UrlRecord& record) const {
-    return text_.View(record.text_offset, record.text_length);
-  }
   std::optional<uint32_t> FindHost(std::string_view name) const;
   const Host& host(uint32_t id) const { return hosts_[id]; }
   // The registrable domain of host `id` (urls::RegistrableDomain of its name), computed on the
@@ -148,12 +147,18 @@ class FrontierStore {
   size_t HostsWaiting(double now) const;
   // Every record's fingerprint (hash order), the timer set (due, fp) in due order.
   std::vector<uint64_t> AllFingerprints() const;
+  // Calls visit(fp, record) for every record (hash order).
+  template <typename Visit>
+  void ForEachRecord(Visit visit) const {
+    records_.ForEach(visit);
+  }
   const absl::btree_set<std::pair<double, uint64_t>>& timers() const { return timers_; }
 
   // Writes. Each is recorded in the undo log.
   enum class AddResult { kAdded, kKnown, kDepthLimit, kHostBudget };
-  // Adds a new URL: `text` normalised, `host` its host, `fp` its fingerprint, `depth` >= 1.
-  AddResult Add(uint64_t fp, std::string_view text, std::string_view host, uint32_t depth,
+  // Adds a new URL: `fp` its fingerprint, `url_id` its id in `urls`, `host` its host,
+  // `depth` >= 1.
+  AddResult Add(uint64_t fp, int64_t url_id, std::string_view host, uint32_t depth,
                 int32_t priority);
 
   struct Leased {
@@ -198,8 +203,11 @@ class FrontierStore {
   // Every host, in id order.
   ChangeSet HostsSnapshot() const;
   // Applies committed changes read from disk (no undo). DataLossError when they do not fit the
-  // state (unknown record or host, a text that is not the record's URL, …).
+  // state (unknown record or host, …).
   absl::Status Apply(const ChangeSet& changes);
+  // Gives every record the id old_to_new[url_id] (kNoUrlId when out of range or 0): `urls`
+  // optimize renumbered its ids. No undo: the table rewrites its whole snapshot after it.
+  void RenumberUrlIds(absl::Span<const int64_t> old_to_new);
 
   // Every invariant; one line per problem.
   void Check(std::vector<std::string>* problems) const;
@@ -243,7 +251,6 @@ class FrontierStore {
 
   FrontierPolicy policy_;
   RecordMap<UrlRecord> records_;
-  TextArena text_;  // normalised URL texts, appended; deleted texts stay until a reload
   std::vector<Host> hosts_;
   absl::flat_hash_map<std::string, uint32_t> host_ids_;
   absl::btree_set<std::pair<double, uint64_t>> timers_;  // (due, fp): paper's Qc

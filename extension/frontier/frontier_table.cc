@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -25,8 +26,11 @@ namespace {
 
 // Layout of the shadow tables as a whole; frontier_changes.h versions each blob. Version 1 kept
 // the whole state in one snapshot rewritten at once; version 2 split the snapshot into parts by
-// the fingerprint's top 10 bits (now SkewedPartOf, record_map.h). Both are refused.
-constexpr int kFormatVersion = 3;
+// the fingerprint's top 10 bits (now SkewedPartOf, record_map.h): both are refused. Version 3
+// kept each URL's text in its records (change sets of version 1): it is read, and its first
+// commit by this build makes it version 4 (UpgradeFormat), whose change sets name URLs by id.
+constexpr int kFormatVersion = 4;
+constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"hosts",
@@ -38,7 +42,8 @@ constexpr ShadowTableSpec kShadowTables[] = {
 };
 
 const ShadowTableSet& Shadow() {
-  static const ShadowTableSet set(kFrontierModule, kShadowTables, kFormatVersion, kFormatVersion);
+  static const ShadowTableSet set(kFrontierModule, kShadowTables, kFormatVersion,
+                                  kOldestReadableFormat);
   return set;
 }
 
@@ -81,10 +86,12 @@ const OptionSpec kOptions[] = {
 // ---------------------------------------------------------------------------------------------
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                             std::string urls_name, FrontierPolicy policy, double lease_s)
+                             std::string urls_name, FrontierPolicy policy, double lease_s,
+                             int stored_format)
     : ShadowBackedTable(db, connection, Shadow(), kFrontierModule, args),
       urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
+      stored_format_(stored_format),
       store_(policy) {}
 
 FrontierTable::~FrontierTable() = default;
@@ -132,7 +139,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Create(sqlite3* db
 absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* db, void* aux,
                                                                       const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kPositional, kOptions));
-  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
+  CRAWLDB_ASSIGN_OR_RETURN(int stored_format, Shadow().CheckFormat(db, args.schema, args.table));
   std::string declaration = absl::StrCat(
       "CREATE TABLE x(id INTEGER, url TEXT, host TEXT, depth INTEGER, priority INTEGER, "
       "state TEXT, due, attempts INTEGER, status INTEGER, ",
@@ -150,7 +157,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
   policy.retry_base_s = options.Real("retry_base");
   auto table = std::unique_ptr<FrontierTable>(
       new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"), policy,
-                        static_cast<double>(options.Integer("lease"))));
+                        static_cast<double>(options.Integer("lease")), stored_format));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
@@ -170,12 +177,32 @@ absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
   return urls;
 }
 
-absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view normalised) {
+absl::Status FrontierTable::UpgradeFormat() {
+  if (stored_format_ == kFormatVersion) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(
+      Shadow().WriteConfig(db(), schema(), name(), "format_version", absl::StrCat(kFormatVersion)));
+  // A rollback puts the old version back: reload to read it again.
+  sync().ReloadOnRollback();
+  stored_format_ = kFormatVersion;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::string>> FrontierTable::UrlOf(const UrlRecord& record) {
+  if (record.url_id == kNoUrlId) return std::optional<std::string>();
   CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
+  return urls->TextOf(record.url_id);
+}
+
+absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view normalised) {
   absl::StatusOr<identity::NormalizedUrl> url =
       identity::NormalizedUrl::FromNormalizedText(std::string(normalised));
   if (!url.ok()) return Corrupt(absl::DataLossError(url.status().message()));
-  return urls->IdOf(*url);
+  return IdOf(*url);
+}
+
+absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(const identity::NormalizedUrl& url) {
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
+  return urls->IdOf(url);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,6 +232,36 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
 
 absl::Status FrontierTable::CheckStore(std::vector<std::string>* found) {
   store_.Check(found);
+  // Each record's id names its URL in `urls` (or none: a URL deleted there).
+  std::vector<std::pair<uint64_t, UrlRecord>> records;
+  store_.ForEachRecord([&](uint64_t fp, const UrlRecord& record) {
+    if (record.url_id != kNoUrlId) records.emplace_back(fp, record);
+  });
+  for (const auto& [fp, record] : records) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> url, UrlOf(record));
+    if (!url.has_value()) continue;
+    const int64_t sql_fp = identity::FingerprintToSql(fp);
+    if (identity::UrlFingerprint(*url) != fp) {
+      found->push_back(
+          absl::StrCat("URL ", sql_fp, " names id ", record.url_id, " which holds another URL"));
+    } else if (record.host < store_.host_count() &&
+               identity::UrlHost(*url) != store_.host(record.host).name) {
+      found->push_back(absl::StrCat("URL ", sql_fp, " is not of its host"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::RenumberIds(absl::string_view urls_table,
+                                        absl::Span<const int64_t> old_to_new) {
+  if (!absl::EqualsIgnoreCase(urls_table, urls_name_)) return absl::OkStatus();
+  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  store_.RenumberUrlIds(old_to_new);
+  CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
+  CRAWLDB_RETURN_IF_ERROR(Checkpoint());
+  // This table may take no part in the statement's transaction (the urls optimize is what
+  // runs): reload at the next statement rather than trust a rollback to tell.
+  sync().RequireReload();
   return absl::OkStatus();
 }
 

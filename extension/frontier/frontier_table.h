@@ -11,8 +11,9 @@
 //   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds
 //                 (0 .. 86400)
 //
-// Columns: id (the URL's id in `urls`, looked up at read time; NULL if it is not there), url,
-// host, depth, priority, state ('queued' / 'leased' / 'done' / 'failed'), due (unix s: lease
+// Columns: id (the URL's id in `urls`, kept in the record and renumbered by `urls` optimize;
+// NULL once `urls` no longer holds the URL), url (read from `urls` by id: the frontier keeps no
+// URL text), host, depth, priority, state ('queued' / 'leased' / 'done' / 'failed'), due (unix s: lease
 // deadline, retry time or re-crawl time; NULL when none), attempts, status (NULL before the first
 // confirm); rowid = the URL's fingerprint (url_fp(url)). Hidden columns carry the arguments of
 // the command rows below: frontier (the command), parent, n, seconds, now, delay, budget, until,
@@ -38,8 +39,12 @@
 //                                          or refused URL is a constraint error (OR IGNORE skips
 //                                          it; OR REPLACE sets a known URL's priority)
 //
-// Shadow tables (formats owned by the headers named; format version 3, versions 1 and 2 are
-// refused):
+// A URL deleted from `urls` leaves the crawl: its row shows id and url NULL until the next lease
+// that reaches it drops it (and leases another in its place).
+//
+// Shadow tables (formats owned by the headers named; format version 4; version 3, which kept
+// each URL's text in the change sets, is read and becomes 4 at its first commit; versions 1 and 2
+// are refused):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when every part is rewritten at once: other connections then reload),
 //                 'next_part' (the snapshot part to rewrite next)
@@ -123,6 +128,10 @@ class FrontierTable : public ShadowBackedTable {
 
   // CrawldbTable
   absl::StatusOr<std::string> StatsJson() override;
+  // `urls` optimize renumbered its ids: every record takes its new id, and the whole snapshot
+  // is rewritten (other connections reload).
+  absl::Status RenumberIds(absl::string_view urls_table,
+                           absl::Span<const int64_t> old_to_new) override;
 
   const FrontierStore& store() const { return store_; }
   const std::string& urls_name() const { return urls_name_; }
@@ -130,6 +139,9 @@ class FrontierTable : public ShadowBackedTable {
   absl::StatusOr<urls::UrlsTable*> UrlsOf();
   // The id of a URL in `urls`, nullopt when it is not there.
   absl::StatusOr<std::optional<int64_t>> IdOf(std::string_view normalised);
+  absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
+  // A record's URL, read from `urls`; nullopt when `urls` no longer holds it.
+  absl::StatusOr<std::optional<std::string>> UrlOf(const UrlRecord& record);
 
   // What crawl_add would do with `url` found on `parent` (nullptr for a seed), on the state as
   // it is now: known (0), refused (the reason), or new at `depth`.
@@ -159,7 +171,7 @@ class FrontierTable : public ShadowBackedTable {
   struct AddOutcome {
     std::optional<int> result;  // 1 new, 0 known, nullopt refused
     std::string refusal;
-    std::optional<int64_t> url_id;  // the URL's new id when a request's add inserted it in `urls`
+    std::optional<int64_t> url_id;  // the URL's id in `urls` when the add queued it
   };
   const AddOutcome& last_add() const { return last_add_; }
   struct LeaseRow {
@@ -173,20 +185,19 @@ class FrontierTable : public ShadowBackedTable {
 
  private:
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
-                FrontierPolicy policy, double lease_s);
+                FrontierPolicy policy, double lease_s, int stored_format);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
   absl::Status CommandAdd(sqlite3_value** columns);
   // An add planned and not refused: records the link (in <t>_links unless link_in_outlinks),
-  // then queues a new URL, first inserting it into `urls` when `insert_url`.
-  absl::Status ApplyAdd(const AddRequest& request, bool insert_url);
-  // Queues a new URL as planned (inserting it into `urls` first when `insert_url`); returns its
-  // new id in `urls` when that insert made one. `what` names the caller in an internal error.
-  absl::StatusOr<std::optional<int64_t>> QueueNew(const identity::NormalizedUrl& url, uint64_t fp,
-                                                  uint32_t depth, int32_t priority, bool insert_url,
-                                                  absl::string_view what);
+  // then queues a new URL.
+  absl::Status ApplyAdd(const AddRequest& request);
+  // Queues a new URL as planned, inserting it into `urls` unless it is there; returns its id in
+  // `urls`. `what` names the caller in an internal error.
+  absl::StatusOr<int64_t> QueueNew(const identity::NormalizedUrl& url, uint64_t fp, uint32_t depth,
+                                   int32_t priority, absl::string_view what);
   absl::Status CommandLease(sqlite3_value** columns);
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);
@@ -194,6 +205,10 @@ class FrontierTable : public ShadowBackedTable {
   absl::Status InsertRow(sqlite3_value** columns, sqlite3_int64* rowid);
   absl::Status AppendLink(uint64_t parent_fp, uint64_t fp);
 
+  // A change set read from disk; one of format 3 has its URL texts looked up in `urls`.
+  absl::StatusOr<ChangeSet> Decode(absl::Span<const uint8_t> blob);
+  // Makes a table of format 3 format 4, at its first write by this build.
+  absl::Status UpgradeFormat();
   // The incremental snapshot (see the top of this file).
   absl::Status LoadHosts();
   absl::Status WriteHosts(const ChangeSet& changes);
@@ -218,6 +233,7 @@ class FrontierTable : public ShadowBackedTable {
 
   std::string urls_name_;
   double lease_s_;
+  int stored_format_;  // <t>_config's format_version
   FrontierStore store_;
 
   AddOutcome last_add_;

@@ -1,11 +1,13 @@
 // The frontier's incremental snapshot on a file: commits rewrite a few parts each, the log stays
 // about one snapshot long, a reopened file and a connection left behind by trimmed log rows see
-// exactly the live state, and files of the older formats are refused.
+// exactly the live state, files of format 3 are read and upgraded, and older ones are refused.
 #include <sqlite3.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include "extension/frontier/frontier_changes.h"
+#include "tests/frontier_format3.h"
 #include "tests/vtab/loaded_db.h"
 
 namespace crawldb::testing {
@@ -134,9 +136,87 @@ TEST(FrontierSnapshot, OlderFormatVersionsAreRefused) {
     SQLite::Database db = LoadedDb(path);
     ExpectError(db, "SELECT count(*) FROM frontier", SQLITE_ERROR,
                 "crawldb_frontier: table 'frontier' has format version " + version +
-                    ", older than this build reads (3 to 3); export it with the crawldb that "
+                    ", older than this build reads (3 to 4); export it with the crawldb that "
                     "wrote it and import it again");
   }
+}
+
+// Rewrites every change set of the frontier's shadow tables as format 3 wrote them: new records
+// carry their URL's text instead of its id.
+void RewriteAsFormatThree(SQLite::Database& db) {
+  auto rewrite = [&](const std::string& table, const std::string& key) {
+    SQLite::Statement select(db, "SELECT " + key + ", data FROM " + table);
+    std::vector<std::pair<int64_t, std::string>> rows;
+    while (select.executeStep()) {
+      SQLite::Column data = select.getColumn(1);
+      const auto* bytes = static_cast<const uint8_t*>(data.getBlob());
+      absl::StatusOr<frontier::ChangeSet> changes =
+          frontier::DecodeChangeSet({bytes, static_cast<size_t>(data.getBytes())});
+      ASSERT_TRUE(changes.ok()) << changes.status();
+      std::vector<std::string> texts;
+      texts.reserve(changes->urls.size());
+      for (frontier::UrlChange& url : changes->urls) {
+        if (url.kind != frontier::UrlChangeKind::kNew) continue;
+        texts.push_back(
+            One(db, "SELECT url FROM urls WHERE id = " + std::to_string(url.record.url_id)));
+        url.text = texts.back();
+      }
+      rows.emplace_back(select.getColumn(0).getInt64(), EncodeVersionOneChangeSet(*changes));
+    }
+    SQLite::Statement update(db, "UPDATE " + table + " SET data = ? WHERE " + key + " = ?");
+    for (const auto& [row, blob] : rows) {
+      update.bind(1, blob.data(), static_cast<int>(blob.size()));
+      update.bind(2, row);
+      update.exec();
+      update.reset();
+    }
+  };
+  rewrite("frontier_snapshot", "part");
+  rewrite("frontier_log", "seq");
+  db.exec("UPDATE frontier_config SET value = '3' WHERE key = 'format_version'");
+}
+
+TEST(FrontierSnapshot, FormatThreeIsReadAndBecomesFourAtItsFirstWrite) {
+  std::string path = TempDbPath("frontier_format3");
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 6000);
+  std::vector<std::string> before;
+  {
+    SQLite::Database db = Crawl(path);
+    for (size_t start = 0, commit = 0; start < 5000; start += 1000, ++commit) {
+      AddAndLease(db, reddit, start, 1000, 1000 + static_cast<double>(commit));
+    }
+    db.exec(
+        "SELECT crawl_confirm(url, 200, 0, 1010) FROM frontier WHERE state = 'leased' "
+        "LIMIT 100");
+    before = Rows(db, kEveryRow);
+    ASSERT_GT(Number(db, "SELECT count(*) FROM frontier_log"), 0);
+    // The crawl's file as format 3 had written it.
+    RewriteAsFormatThree(db);
+    EXPECT_EQ(One(db,
+                  "SELECT count(*) FROM (SELECT data FROM frontier_snapshot UNION ALL "
+                  "SELECT data FROM frontier_log) WHERE substr(data, 1, 1) != x'01'"),
+              "0");
+  }
+  const char kVersion[] = "SELECT value FROM frontier_config WHERE key = 'format_version'";
+  {
+    SQLite::Database db = LoadedDb(path);
+    EXPECT_EQ(Rows(db, kEveryRow), before);
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+    EXPECT_EQ(One(db, kVersion), "3");
+    // Its first write makes it format 4; the leases hand out the URLs' texts.
+    std::vector<std::string> leased =
+        Rows(db, "SELECT url FROM crawl_lease(10, 60, 2000) ORDER BY url");
+    ASSERT_EQ(leased.size(), 10u);
+    for (const std::string& url : leased) {
+      EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE url = '" + url + "'"), "1") << url;
+    }
+    EXPECT_EQ(One(db, kVersion), "4");
+    before = Rows(db, kEveryRow);
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(Rows(db, kEveryRow), before);
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 
 }  // namespace

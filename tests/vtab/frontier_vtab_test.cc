@@ -432,6 +432,44 @@ TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
 }
 
 // Large transactions checkpoint by themselves: the log never grows much past the snapshot.
+TEST(FrontierVtab, UrlsOptimizeRenumbersTheFrontiersIds) {
+  std::string path = TempDbPath("frontier_renumber");
+  {
+    SQLite::Database db = Crawl("", path);
+    // Ids in arrival order, which optimize replaces by key order; some URLs deleted.
+    for (const char* page : {"Zebra", "Apple", "Mango", "Kiwi", "Banana", "Cherry"}) {
+      ASSERT_EQ(Add(db, std::string(kWiki) + page), "1");
+    }
+    db.exec("DELETE FROM urls WHERE url LIKE '%Mango'");
+    db.exec("INSERT INTO urls(urls) VALUES ('optimize')");
+    EXPECT_EQ(One(db,
+                  "SELECT count(*) FROM frontier JOIN urls USING (id) "
+                  "WHERE frontier.url = urls.url"),
+              "5");
+    EXPECT_EQ(One(db, "SELECT group_concat(id) FROM (SELECT id FROM frontier ORDER BY url)"),
+              "1,2,3,4,5");
+    ExpectChecked(db);
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM frontier JOIN urls USING (id) "
+                "WHERE frontier.url = urls.url"),
+            "5");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE id IS NULL AND url IS NULL"), "1");
+  ExpectChecked(db);
+}
+
+TEST(FrontierVtab, AUrlDeletedFromUrlsLeavesTheCrawlAtItsLease) {
+  SQLite::Database db = Crawl(", host_delay=0");
+  for (const char* page : {"A", "B", "C"}) ASSERT_EQ(Add(db, std::string(kWiki) + page), "1");
+  db.exec("DELETE FROM urls WHERE url = 'https://en.wikipedia.org/wiki/B'");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE url IS NULL AND id IS NULL"), "1");
+  EXPECT_EQ(Rows(db, "SELECT url FROM crawl_lease(3, 60, 1000) ORDER BY url"),
+            (std::vector<std::string>{std::string(kWiki) + "A", std::string(kWiki) + "C"}));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier"), "2");
+  ExpectChecked(db);
+}
+
 TEST(FrontierVtab, LogIsCheckpointedAutomatically) {
   std::string path = TempDbPath("frontier_checkpoint");
   SQLite::Database db = Crawl(", host_delay=0", path);
