@@ -5,6 +5,14 @@
 
 namespace crawldb {
 
+absl::Status ShadowBackedTable::UpgradeFormat() {
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> stored,
+                           shadow_.ReadConfig(db_, schema_, name_, "format_version"));
+  const std::string current = absl::StrCat(shadow_.format_version());
+  if (stored == current) return absl::OkStatus();
+  return shadow_.WriteConfig(db_, schema_, name_, "format_version", current);
+}
+
 ShadowBackedTable::ShadowBackedTable(sqlite3* db, Connection* connection,
                                      const ShadowTableSet& shadow, const char* module,
                                      const VtabArgs& args)

@@ -63,6 +63,10 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   std::string ShadowName(absl::string_view suffix) const;
   // The corruption policy above, for a status from a decoder or a store.
   absl::Status Corrupt(const absl::Status& cause) const;
+  // Writes this build's format version into <t>_config when it holds an older one this build
+  // still reads: called by every commit that writes (xSync), so that builds which cannot read
+  // what it wrote refuse the file instead of misreading it.
+  absl::Status UpgradeFormat();
   // The blobs a `SELECT part, data … ORDER BY part` statement returns, which must number the
   // parts 0, 1, 2, … without a gap; `what` names them in the message when one is missing
   // ("graph part 3 is missing").

@@ -8,6 +8,7 @@
 #include <xxhash.h>
 
 #include "absl/strings/str_cat.h"
+#include "codecs/packed_bytes.h"
 #include "codecs/varint.h"
 
 namespace crawldb::frontier {
@@ -149,9 +150,10 @@ bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
 }  // namespace
 
 void EncodeChangeSet(const ChangeSet& changes, std::string* blob) {
-  std::string& out = *blob;
+  // The body is built in one buffer per thread, reused: see the note on `blob` in the header.
+  thread_local std::string body;
+  std::string& out = body;
   out.clear();
-  out.push_back(static_cast<char>(kChangeFormatVersion));
   codecs::AppendVarint(changes.hosts.size(), &out);
   for (const HostChange& host : changes.hosts) {
     codecs::AppendVarint(host.id, &out);
@@ -170,7 +172,10 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* blob) {
     AppendFields(url.record, &out);
     if (url.kind == UrlChangeKind::kNew) codecs::AppendVarint(url.record.url_id, &out);
   }
-  AppendU64(XXH3_64bits(out.data(), out.size()), &out);
+  blob->clear();
+  blob->push_back(static_cast<char>(kChangeFormatVersion));
+  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, blob);
+  AppendU64(XXH3_64bits(blob->data(), blob->size()), blob);
 }
 
 absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
@@ -184,9 +189,20 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
   for (int i = 0; i < 8; ++i) stored |= uint64_t{blob[body + i]} << (8 * i);
   if (XXH3_64bits(blob.data(), body) != stored) return Corrupt("checksum mismatch");
 
-  Reader in(blob.data() + 1, blob.data() + body);
   ChangeSet changes;
   changes.has_texts = version == kTextChangeFormatVersion;
+  const uint8_t* begin = blob.data() + 1;
+  const uint8_t* end = blob.data() + body;
+  if (version == kChangeFormatVersion) {
+    auto bytes = std::make_shared<std::string>();
+    absl::Status read = codecs::ReadPackedBytes({begin, static_cast<size_t>(end - begin)},
+                                                kMaxBodyBytes, "frontier change set", bytes.get());
+    if (!read.ok()) return read;
+    begin = reinterpret_cast<const uint8_t*>(bytes->data());
+    end = begin + bytes->size();
+    changes.body = std::move(bytes);
+  }
+  Reader in(begin, end);
   uint64_t count;
   // Every entry takes at least one byte, which bounds a count before anything is reserved.
   if (!in.Varint(&count) || count > in.left()) return Corrupt("bad host count");

@@ -28,7 +28,8 @@ namespace {
 // the whole state in one snapshot rewritten at once; version 2 split the snapshot into parts by
 // the fingerprint's top 10 bits (now SkewedPartOf, record_map.h): both are refused. Version 3
 // kept each URL's text in its records (change sets of version 1): it is read, and its first
-// commit by this build makes it version 4 (UpgradeFormat), whose change sets name URLs by id.
+// commit by this build makes it version 4 (UpgradeFormat), whose change sets name URLs by id and
+// are compressed.
 constexpr int kFormatVersion = 4;
 constexpr int kOldestReadableFormat = 3;
 
@@ -86,12 +87,10 @@ const OptionSpec kOptions[] = {
 // ---------------------------------------------------------------------------------------------
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                             std::string urls_name, FrontierPolicy policy, double lease_s,
-                             int stored_format)
+                             std::string urls_name, FrontierPolicy policy, double lease_s)
     : ShadowBackedTable(db, connection, Shadow(), kFrontierModule, args),
       urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
-      stored_format_(stored_format),
       store_(policy) {}
 
 FrontierTable::~FrontierTable() = default;
@@ -139,7 +138,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Create(sqlite3* db
 absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* db, void* aux,
                                                                       const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kPositional, kOptions));
-  CRAWLDB_ASSIGN_OR_RETURN(int stored_format, Shadow().CheckFormat(db, args.schema, args.table));
+  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
   std::string declaration = absl::StrCat(
       "CREATE TABLE x(id INTEGER, url TEXT, host TEXT, depth INTEGER, priority INTEGER, "
       "state TEXT, due, attempts INTEGER, status INTEGER, ",
@@ -157,7 +156,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
   policy.retry_base_s = options.Real("retry_base");
   auto table = std::unique_ptr<FrontierTable>(
       new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"), policy,
-                        static_cast<double>(options.Integer("lease")), stored_format));
+                        static_cast<double>(options.Integer("lease"))));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
@@ -175,16 +174,6 @@ absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
   }
   CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
   return urls;
-}
-
-absl::Status FrontierTable::UpgradeFormat() {
-  if (stored_format_ == kFormatVersion) return absl::OkStatus();
-  CRAWLDB_RETURN_IF_ERROR(
-      Shadow().WriteConfig(db(), schema(), name(), "format_version", absl::StrCat(kFormatVersion)));
-  // A rollback puts the old version back: reload to read it again.
-  sync().ReloadOnRollback();
-  stored_format_ = kFormatVersion;
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::optional<std::string>> FrontierTable::UrlOf(const UrlRecord& record) {

@@ -185,7 +185,7 @@ class FrontierTable : public ShadowBackedTable {
 
  private:
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
-                FrontierPolicy policy, double lease_s, int stored_format);
+                FrontierPolicy policy, double lease_s);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
@@ -207,8 +207,6 @@ class FrontierTable : public ShadowBackedTable {
 
   // A change set read from disk; one of format 3 has its URL texts looked up in `urls`.
   absl::StatusOr<ChangeSet> Decode(absl::Span<const uint8_t> blob);
-  // Makes a table of format 3 format 4, at its first write by this build.
-  absl::Status UpgradeFormat();
   // The incremental snapshot (see the top of this file).
   absl::Status LoadHosts();
   absl::Status WriteHosts(const ChangeSet& changes);
@@ -233,7 +231,6 @@ class FrontierTable : public ShadowBackedTable {
 
   std::string urls_name_;
   double lease_s_;
-  int stored_format_;  // <t>_config's format_version
   FrontierStore store_;
 
   AddOutcome last_add_;

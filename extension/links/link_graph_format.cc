@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "codecs/packed_bytes.h"
 #include "codecs/varint.h"
 
 namespace crawldb::links {
@@ -95,37 +96,67 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
 }
 
 std::vector<uint8_t> EncodeLogChanges(absl::Span<const LinkChange> changes) {
-  std::vector<uint8_t> blob;
-  blob.reserve(2 + changes.size() * 7);
-  blob.push_back(kLogFormatVersion);
-  codecs::AppendVarint(changes.size(), &blob);
+  std::string body;
+  body.reserve(changes.size() * 4);
+  int64_t src = 0, dst = 0;
   for (const LinkChange& change : changes) {
-    blob.push_back(change.added ? 1 : 0);
-    codecs::AppendVarint(change.src, &blob);
-    codecs::AppendVarint(change.dst, &blob);
+    body.push_back(change.added ? 1 : 0);
+    codecs::AppendSignedVarint(int64_t{change.src} - src, &body);
+    codecs::AppendSignedVarint(int64_t{change.dst} - dst, &body);
+    src = change.src;
+    dst = change.dst;
   }
-  return blob;
+  std::string blob(1, static_cast<char>(kLogFormatVersion));
+  codecs::AppendVarint(changes.size(), &blob);
+  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, &blob);
+  return {blob.begin(), blob.end()};
 }
 
-absl::StatusOr<std::vector<LinkChange>> DecodeLogChanges(absl::Span<const uint8_t> blob) {
-  if (blob.empty() || blob[0] != kLogFormatVersion) {
+absl::StatusOr<std::vector<LinkChange>> DecodeLogChanges(absl::Span<const uint8_t> blob,
+                                                         std::string* scratch) {
+  const uint8_t version = blob.empty() ? 0 : blob[0];
+  if (version != kLogFormatVersion && version != kPlainLogFormatVersion) {
     return Broken(blob.empty() ? "an empty log row"
                                : absl::StrCat("a log row in format version ", blob[0]));
   }
+  const bool plain = version == kPlainLogFormatVersion;
   const uint8_t* p = blob.data() + 1;
   const uint8_t* end = blob.data() + blob.size();
   uint64_t count = 0;
-  // Each change takes at least 3 bytes: a count beyond that is a lie.
-  if (!Next(&p, end, &count) || count > static_cast<uint64_t>(end - p) / 3) {
-    return Broken("a log row's count is malformed");
+  if (!Next(&p, end, &count)) return Broken("a log row's count is malformed");
+  if (!plain) {
+    absl::Status read = codecs::ReadPackedBytes({p, static_cast<size_t>(end - p)}, kMaxLogBodyBytes,
+                                                "links: a log row", scratch);
+    if (!read.ok()) return read;
+    p = reinterpret_cast<const uint8_t*>(scratch->data());
+    end = p + scratch->size();
   }
+  // Each change takes at least 3 bytes: a count beyond that is a lie.
+  if (count > static_cast<uint64_t>(end - p) / 3) return Broken("a log row's count is malformed");
   std::vector<LinkChange> changes;
   changes.reserve(count);
+  int64_t src = 0, dst = 0;
   for (uint64_t i = 0; i < count; ++i) {
-    uint64_t src = 0, dst = 0;
     if (p >= end || *p > 1) return Broken(absl::StrCat("log change ", i, " has a bad kind"));
     bool added = *p++ == 1;
-    if (!Next(&p, end, &src) || !Next(&p, end, &dst) || src > UINT32_MAX || dst > UINT32_MAX) {
+    bool read = true;
+    if (plain) {
+      uint64_t s = 0, d = 0;
+      read = Next(&p, end, &s) && Next(&p, end, &d) && s <= INT64_MAX && d <= INT64_MAX;
+      src = static_cast<int64_t>(s);
+      dst = static_cast<int64_t>(d);
+    } else {
+      int64_t ds = 0, dd = 0;
+      const uint8_t* q = codecs::ReadSignedVarint(p, end, &ds);
+      q = q == nullptr ? nullptr : codecs::ReadSignedVarint(q, end, &dd);
+      read = q != nullptr;
+      if (read) {
+        p = q;
+        src += ds;
+        dst += dd;
+      }
+    }
+    if (!read || src < 0 || dst < 0 || src > UINT32_MAX || dst > UINT32_MAX) {
       return Broken(absl::StrCat("log change ", i, " is malformed"));
     }
     changes.push_back(

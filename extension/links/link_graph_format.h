@@ -12,9 +12,15 @@
 //   Parts keep each row far below SQLITE_LIMIT_LENGTH however large the graph.
 //
 //   <t>_log(seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)
-//   changes := version:u8 (= kLogFormatVersion) count:varint change{count}
-//   change  := kind:u8 (1 add, 0 remove) src:varint dst:varint       (src, dst < 2^32)
+//   changes := version:u8 (= kLogFormatVersion) count:varint packed
+//   packed    the changes, zstd-compressed once large enough (codecs/packed_bytes.h):
+//             change{count}
+//   change  := kind:u8 (1 add, 0 remove) src-delta:zigzag dst-delta:zigzag
+//             src and dst (< 2^32) less the previous change's (0 before the first): crawl_add
+//             links each new URL, the previous one's successor, from a parent, so most deltas
+//             take a byte or two
 //   seq 1, 2, 3, … in commit order; replaying every row over the base gives the current graph.
+//   Version 1 held each change plainly, kind:u8 src:varint dst:varint, uncompressed: still read.
 //
 // Loading validates everything against the header and the codec (DataLossError "links: …").
 #pragma once
@@ -22,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -32,7 +39,10 @@
 namespace crawldb::links {
 
 inline constexpr uint8_t kGraphFormatVersion = 1;
-inline constexpr uint8_t kLogFormatVersion = 1;
+inline constexpr uint8_t kLogFormatVersion = 2;
+inline constexpr uint8_t kPlainLogFormatVersion = 1;
+// Largest body of changes one log row holds (SQLite's own limit on a blob is 1 GB).
+inline constexpr size_t kMaxLogBodyBytes = size_t{1} << 30;
 inline constexpr size_t kGraphPartBytes = size_t{1} << 20;
 
 // The parts of a base, part 0 first.
@@ -48,6 +58,8 @@ struct LoadedGraph {
 absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts);
 
 std::vector<uint8_t> EncodeLogChanges(absl::Span<const LinkChange> changes);
-absl::StatusOr<std::vector<LinkChange>> DecodeLogChanges(absl::Span<const uint8_t> blob);
+// Decompresses into *scratch.
+absl::StatusOr<std::vector<LinkChange>> DecodeLogChanges(absl::Span<const uint8_t> blob,
+                                                         std::string* scratch);
 
 }  // namespace crawldb::links

@@ -18,7 +18,10 @@ namespace crawldb::links {
 namespace {
 
 // Format of the shadow tables as a whole; link_graph_format.h versions the blobs.
-constexpr int kFormatVersion = 1;
+// Version 1 wrote its log rows uncompressed (link_graph_format.h): read, and made version 2 by
+// its first commit.
+constexpr int kFormatVersion = 2;
+constexpr int kOldestReadableFormat = 1;
 
 // Most changes in one <t>_log row (a larger transaction writes several rows).
 constexpr size_t kLogRowChanges = size_t{1} << 20;
@@ -29,7 +32,8 @@ constexpr ShadowTableSpec kShadowTables[] = {
 };
 
 const ShadowTableSet& Shadow() {
-  static const ShadowTableSet set(kLinksModule, kShadowTables, kFormatVersion, kFormatVersion);
+  static const ShadowTableSet set(kLinksModule, kShadowTables, kFormatVersion,
+                                  kOldestReadableFormat);
   return set;
 }
 
@@ -175,7 +179,8 @@ absl::Status LinksTable::ReplayLogSince(int64_t seq) {
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
-    absl::StatusOr<std::vector<LinkChange>> changes = DecodeLogChanges(select.ColumnBlob(1));
+    absl::StatusOr<std::vector<LinkChange>> changes =
+        DecodeLogChanges(select.ColumnBlob(1), &log_scratch_);
     if (!changes.ok()) return Corrupt(changes.status());
     for (const LinkChange& change : *changes) {
       if (absl::Status status = store_.Replay(change); !status.ok()) return Corrupt(status);
@@ -200,6 +205,7 @@ absl::Status LinksTable::Sync() {
   absl::Span<const LinkChange> changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
+  CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
   LastInsertRowidGuard keep_last_rowid(db());
   while (!changes.empty()) {
     size_t count = std::min(changes.size(), kLogRowChanges);

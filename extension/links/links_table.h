@@ -112,6 +112,7 @@ class LinksTable : public ShadowBackedTable {
   std::string urls_name_;
   std::string codec_;
   LinkStore store_;
+  std::string log_scratch_;  // a <t>_log row's changes, decompressed
 };
 
 // inlinks: no state of its own.

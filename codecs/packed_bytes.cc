@@ -1,0 +1,72 @@
+#include "codecs/packed_bytes.h"
+
+#include <memory>
+
+#include <zstd.h>
+
+#include "absl/strings/str_cat.h"
+#include "codecs/varint.h"
+
+namespace crawldb::codecs {
+namespace {
+
+enum Packing : uint8_t { kPlain = 0, kZstd = 1 };
+
+// One context of each kind per thread, kept: making one allocates hundreds of kB.
+struct CCtxFree {
+  void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
+};
+struct DCtxFree {
+  void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
+};
+
+}  // namespace
+
+void AppendPackedBytes(std::string_view bytes, int level, std::string* out) {
+  AppendVarint(bytes.size(), out);
+  if (bytes.size() < kMinZstdBytes) {
+    out->push_back(static_cast<char>(kPlain));
+    out->append(bytes);
+    return;
+  }
+  out->push_back(static_cast<char>(kZstd));
+  thread_local std::unique_ptr<ZSTD_CCtx, CCtxFree> context(ZSTD_createCCtx());
+  ZSTD_CCtx_reset(context.get(), ZSTD_reset_session_and_parameters);
+  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
+  const size_t start = out->size();
+  out->resize(start + ZSTD_compressBound(bytes.size()));
+  const size_t written = ZSTD_compress2(context.get(), out->data() + start, out->size() - start,
+                                        bytes.data(), bytes.size());
+  // With a buffer of ZSTD_compressBound bytes, compression cannot fail.
+  out->resize(start + (ZSTD_isError(written) ? 0 : written));
+}
+
+absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
+                             std::string_view what, std::string* out) {
+  auto damaged = [&](std::string_view why) {
+    return absl::DataLossError(absl::StrCat(absl::string_view(what.data(), what.size()), ": ",
+                                            absl::string_view(why.data(), why.size())));
+  };
+  const uint8_t* end = packed.data() + packed.size();
+  uint64_t size = 0;
+  const uint8_t* p = ReadVarint(packed.data(), end, &size);
+  if (p == nullptr || p == end) return damaged("packed bytes are cut short");
+  if (size > max_size) return damaged(absl::StrCat("packed bytes hold ", size, " bytes"));
+  const uint8_t packing = *p++;
+  const size_t left = static_cast<size_t>(end - p);
+  if (packing == kPlain) {
+    if (left != size) return damaged("plain bytes of another size");
+    out->assign(reinterpret_cast<const char*>(p), left);
+    return absl::OkStatus();
+  }
+  if (packing != kZstd) return damaged(absl::StrCat("unknown packing ", packing));
+  thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> context(ZSTD_createDCtx());
+  out->resize(size);
+  const size_t read = ZSTD_decompressDCtx(context.get(), out->data(), size, p, left);
+  if (ZSTD_isError(read)) return damaged(ZSTD_getErrorName(read));
+  if (read != size) return damaged("the frame holds another size");
+  return absl::OkStatus();
+}
+
+}  // namespace crawldb::codecs

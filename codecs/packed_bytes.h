@@ -1,0 +1,37 @@
+// Packed bytes: a run of bytes with no structure of its own left to code (a `urls` log row's
+// keys, a frontier change set's body), stored compressed with zstd when that pays.
+//
+//   packed := size:varint ( 0:u8 bytes[size]          stored as they are: size < kMinZstdBytes
+//                         | 1:u8 zstd-frame )          a zstd frame (RFC 8878) of the size bytes,
+//                                                      with its content checksum
+// A packed run fills the span it is read from. Small runs stay plain: a zstd frame costs about
+// 17 bytes of header and checksum, more than it saves below kMinZstdBytes.
+//
+// ReadPackedBytes is bounded: it refuses a size above `max_size` before allocating, and a frame
+// that is damaged (zstd checks the frame's checksum) or holds another number of bytes, so that
+// damage is a DataLossError, never a read past the span or other bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+
+namespace crawldb::codecs {
+
+inline constexpr size_t kMinZstdBytes = 64;
+// zstd's level 1: hundreds of MB/s on URL keys.
+inline constexpr int kFastZstdLevel = 1;
+
+// Appends `bytes`, packed (compressed at `level` when at least kMinZstdBytes long), to *out.
+void AppendPackedBytes(std::string_view bytes, int level, std::string* out);
+
+// Replaces *out with the bytes `packed` holds; DataLossError, its message starting with `what`,
+// when it is damaged or holds more than max_size bytes.
+absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
+                             std::string_view what, std::string* out);
+
+}  // namespace crawldb::codecs
