@@ -119,12 +119,16 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "bench/figures.h"
 #include "bench/paper004_urls.h"
 #include "extension/identity/registrable_domain.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using crawldb::bench::Grouped;
+using crawldb::bench::SecondsSince;
+using crawldb::bench::Verdict;
 namespace fs = std::filesystem;
 
 constexpr double kFlatTarget = 1.5;       // max/min of crawldb's window means
@@ -155,20 +159,6 @@ struct Flags {
 [[noreturn]] void Die(std::string_view what) {
   std::fprintf(stderr, "frontier_benchmark: %.*s\n", static_cast<int>(what.size()), what.data());
   std::exit(1);
-}
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// 1234567 -> "1,234,567".
-std::string Grouped(uint64_t n) {
-  std::string digits = absl::StrFormat("%d", n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -830,8 +820,6 @@ std::string Cell(const AddRun& run, double value, int decimals) {
   if (!run.ran) return "not run";
   return absl::StrFormat("%.*f", decimals, value);
 }
-
-std::string Verdict(bool met) { return met ? "met" : "MISSED"; }
 
 // `medians`: crawldb's window medians over its runs alone (the interleaved run's windows when
 // there were none; empty when crawldb did not run); `alone`: those runs.

@@ -56,11 +56,8 @@ std::string RandomDomain(SplitMix64& rng) {
   return domain;
 }
 
-}  // namespace
-
-std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
-  SplitMix64 rng(options.seed);
-
+// `options.domains` distinct domains, the first draws of `rng`.
+std::vector<std::string> DrawDomains(SplitMix64& rng, const Paper004Options& options) {
   std::vector<std::string> domains;
   domains.reserve(options.domains);
   absl::flat_hash_set<std::string> seen_domains;
@@ -68,6 +65,23 @@ std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Option
     std::string domain = RandomDomain(rng);
     if (seen_domains.insert(domain).second) domains.push_back(std::move(domain));
   }
+  return domains;
+}
+
+void DrawUrl(SplitMix64& rng, const std::vector<std::string>& domains,
+             const Paper004Options& options, std::string* url) {
+  url->assign("http://");
+  url->append(domains[rng.Below(domains.size())]);
+  url->push_back('/');
+  const uint64_t length = rng.Between(options.min_path, options.max_path);
+  for (uint64_t i = 0; i < length; ++i) url->push_back(kPathCharacters[rng.Next() >> 57]);
+}
+
+}  // namespace
+
+std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
+  SplitMix64 rng(options.seed);
+  const std::vector<std::string> domains = DrawDomains(rng, options);
 
   // Reserved up front so that the views in `seen` stay valid.
   std::vector<std::string> urls;
@@ -76,16 +90,23 @@ std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Option
   seen.reserve(count);
   std::string url;
   while (urls.size() < count) {
-    url = "http://";
-    url.append(domains[rng.Below(domains.size())]);
-    url.push_back('/');
-    const uint64_t length = rng.Between(options.min_path, options.max_path);
-    for (uint64_t i = 0; i < length; ++i) url.push_back(kPathCharacters[rng.Next() >> 57]);
+    DrawUrl(rng, domains, options, &url);
     if (seen.contains(url)) continue;
     urls.push_back(url);
     seen.insert(urls.back());
   }
   return urls;
+}
+
+Paper004UrlStream::Paper004UrlStream(const Paper004Options& options) : options_(options) {
+  SplitMix64 rng(options.seed);
+  domains_ = DrawDomains(rng, options);
+}
+
+void Paper004UrlStream::UrlAt(uint64_t index, std::string* url) const {
+  // Two SplitMix64 outputs as the seed: streams of nearby indexes do not overlap.
+  SplitMix64 rng(SplitMix64(options_.seed).Next() ^ SplitMix64(index).Next());
+  DrawUrl(rng, domains_, options_, url);
 }
 
 }  // namespace crawldb::bench

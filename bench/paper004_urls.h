@@ -46,4 +46,23 @@ struct Paper004Options {
 // dropped and drawn again). Cost: O(count) time, the URLs plus a hash set of views in memory.
 std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options = {});
 
+// The same URL shapes as an endless stream with random access, for streams too long to hold:
+// URL number `index` is drawn by its own SplitMix64 seeded from (options.seed, index), so a URL
+// can be drawn again at any time without keeping the stream. The domains are those
+// GeneratePaper004Urls draws with the same options (the same first draws of the same generator);
+// the URLs are not theirs, and they are not de-duplicated: two indexes give the same URL when
+// their draws meet, which short paths make common (1 path character after the '/': at most
+// 10,000 × 55 distinct URLs; 1 draw in 32 has that length). Memory: the domains alone.
+class Paper004UrlStream {
+ public:
+  explicit Paper004UrlStream(const Paper004Options& options = {});
+
+  // Replaces *url by URL number `index` (any value).
+  void UrlAt(uint64_t index, std::string* url) const;
+
+ private:
+  Paper004Options options_;
+  std::vector<std::string> domains_;  // options_.domains distinct domains
+};
+
 }  // namespace crawldb::bench

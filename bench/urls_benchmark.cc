@@ -69,6 +69,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "bench/figures.h"
 #include "bench/paper004_urls.h"
 #include "codecs/url_avl_tree.h"
 #include "extension/identity/canonical_key.h"
@@ -79,6 +80,8 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using crawldb::bench::Grouped;
+using crawldb::bench::Verdict;
 namespace fs = std::filesystem;
 
 constexpr double kRedditTargetBytesPerUrl = 16.4;  // issue 3: gzip -9 of the sorted reddit list
@@ -132,16 +135,6 @@ uint64_t Below(std::mt19937_64& rng, uint64_t bound) {
 template <typename T>
 void Shuffle(std::vector<T>& items, std::mt19937_64& rng) {
   for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[Below(rng, i)]);
-}
-
-std::string Count(uint64_t n) {
-  std::string digits = absl::StrFormat("%d", n);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return out;
 }
 
 std::string ShellQuote(std::string_view text) {
@@ -208,8 +201,8 @@ DataSet FromRaw(std::string name, std::string origin, const std::vector<std::str
   set.origin = absl::StrFormat(
       "%s: %s lines (mean %.1f bytes) → %s refused by NormalizeUrl, %s duplicates once "
       "normalised → %s distinct URLs, mean %.1f bytes",
-      origin, Count(raw.size()), raw.empty() ? 0.0 : static_cast<double>(raw_bytes) / raw.size(),
-      Count(refused), Count(valid - set.urls.size()), Count(set.urls.size()),
+      origin, Grouped(raw.size()), raw.empty() ? 0.0 : static_cast<double>(raw_bytes) / raw.size(),
+      Grouped(refused), Grouped(valid - set.urls.size()), Grouped(set.urls.size()),
       set.urls.empty() ? 0.0 : static_cast<double>(set.text_bytes) / set.urls.size());
   return set;
 }
@@ -340,7 +333,8 @@ Row RunSql(const SqlKind& kind, const std::string& row_name, const DataSet& set,
     row.inserts_per_second = static_cast<double>(set.urls.size()) / insert_seconds;
     if (static_cast<size_t>(changes) != set.urls.size()) {
       report->warnings.push_back(absl::StrFormat("%s: the insert changed %s rows, expected %s",
-                                                 row_name, Count(changes), Count(set.urls.size())));
+                                                 row_name, Grouped(changes),
+                                                 Grouped(set.urls.size())));
     }
     if (kind.optimize != nullptr) {
       row.optimize_seconds = Seconds([&] { db.exec(kind.optimize); });
@@ -352,7 +346,7 @@ Row RunSql(const SqlKind& kind, const std::string& row_name, const DataSet& set,
   const uint64_t full_bytes = FileBytes(path);
   row.bytes_per_url = static_cast<double>(full_bytes - empty_bytes) / set.urls.size();
   report->notes.push_back(absl::StrFormat("%s file: %s bytes after VACUUM, %s with the empty table",
-                                          row_name, Count(full_bytes), Count(empty_bytes)));
+                                          row_name, Grouped(full_bytes), Grouped(empty_bytes)));
   if (!stats.empty()) report->notes.push_back("crawldb_stats() after optimize: " + stats);
 
   SQLite::Database db(path, SQLite::OPEN_READWRITE);
@@ -395,7 +389,7 @@ Row RunSql(const SqlKind& kind, const std::string& row_name, const DataSet& set,
   });
   if (misses + id_misses > 0) {
     report->warnings.push_back(absl::StrFormat("%s: %s URL→id and %s id→URL look-ups found nothing",
-                                               row_name, Count(misses), Count(id_misses)));
+                                               row_name, Grouped(misses), Grouped(id_misses)));
   }
   // Round trips: URL → id → the same URL.
   size_t wrong = 0;
@@ -410,7 +404,7 @@ Row RunSql(const SqlKind& kind, const std::string& row_name, const DataSet& set,
   }
   if (wrong > 0) {
     report->warnings.push_back(
-        absl::StrFormat("%s: %s of 1,000 URL→id→URL round trips differ", row_name, Count(wrong)));
+        absl::StrFormat("%s: %s of 1,000 URL→id→URL round trips differ", row_name, Grouped(wrong)));
   }
   if (id_sum == 0 && text_sum == 0) report->warnings.push_back(row_name + ": no look-up answered");
   return row;
@@ -446,8 +440,8 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   row.inserts_per_second = static_cast<double>(set.urls.size()) / insert_seconds;
   if (refused > 0 || store.live_count() != set.urls.size()) {
     report->warnings.push_back(absl::StrFormat("C++ API: %s URLs stored of %s (%s refused)",
-                                               Count(store.live_count()), Count(set.urls.size()),
-                                               Count(refused)));
+                                               Grouped(store.live_count()),
+                                               Grouped(set.urls.size()), Grouped(refused)));
   }
   const size_t tail_memory = store.MemoryBytes();
   row.optimize_seconds = Seconds([&] { store.Reset(Must(store.Rebuild(), "UrlStore::Rebuild")); });
@@ -508,7 +502,7 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
                       normalize_micros));
   if (misses + id_misses > 0 || id_sum == 0 || text_sum == 0 || key_bytes == 0) {
     report->warnings.push_back(absl::StrFormat("C++ API: %s URL→id and %s id→URL look-ups failed",
-                                               Count(misses), Count(id_misses)));
+                                               Grouped(misses), Grouped(id_misses)));
   }
   size_t wrong = 0;
   for (size_t i = 0; i < std::min<size_t>(queries.urls.size(), 1000); ++i) {
@@ -523,7 +517,7 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   }
   if (wrong > 0) {
     report->warnings.push_back(
-        absl::StrFormat("C++ API: %s of 1,000 URL→id→URL round trips differ", Count(wrong)));
+        absl::StrFormat("C++ API: %s of 1,000 URL→id→URL round trips differ", Grouped(wrong)));
   }
   return row;
 }
@@ -560,7 +554,7 @@ void RunAvlTree(const DataSet& set, const Queries& queries, Report* report) {
   if (misses + id_misses > 0 || tree.size() != set.urls.size() || text_sum == 0) {
     report->warnings.push_back(absl::StrFormat(
         "AVL tree: %s URLs stored of %s; %s URL→id and %s id→URL look-ups failed",
-        Count(tree.size()), Count(set.urls.size()), Count(misses), Count(id_misses)));
+        Grouped(tree.size()), Grouped(set.urls.size()), Grouped(misses), Grouped(id_misses)));
   }
   size_t wrong = 0;
   for (size_t i = 0; i < std::min<size_t>(queries.urls.size(), 1000); ++i) {
@@ -570,7 +564,7 @@ void RunAvlTree(const DataSet& set, const Queries& queries, Report* report) {
   }
   if (wrong > 0) {
     report->warnings.push_back(
-        absl::StrFormat("AVL tree: %s of 1,000 URL→id→URL round trips differ", Count(wrong)));
+        absl::StrFormat("AVL tree: %s of 1,000 URL→id→URL round trips differ", Grouped(wrong)));
   }
   Row with;
   with.name = "paper 000 AVL tree, with TreeNode (memory)";
@@ -643,8 +637,6 @@ const Row* Find(const Report& report, std::string_view prefix) {
   return nullptr;
 }
 
-std::string Verdict(bool met) { return met ? "met" : "MISSED"; }
-
 void Print(const DataSet& set, const Report& report, bool reddit) {
   const double mean_bytes = static_cast<double>(set.text_bytes) / set.urls.size();
   absl::PrintF("\n## %s\n\n%s.\n\n", set.name, set.origin);
@@ -659,7 +651,7 @@ void Print(const DataSet& set, const Report& report, bool reddit) {
                                               100.0 * *row.bytes_per_url / mean_bytes)
                             : "n/a";
     std::string inserts = row.inserts_per_second.has_value()
-                              ? Count(static_cast<uint64_t>(*row.inserts_per_second))
+                              ? Grouped(static_cast<uint64_t>(*row.inserts_per_second))
                               : "n/a";
     std::string ratio;
     if (plain != nullptr && row.has_ratio && &row != plain) {
@@ -733,7 +725,7 @@ void RunDataSet(const DataSet& set, const Flags& flags, bool reddit) {
   RunAvlTree(set, queries, &report);
   RunCompressors(set, dir, &report);
   report.notes.push_back(
-      absl::StrFormat("%s look-ups of each kind, in random order", Count(queries.urls.size())));
+      absl::StrFormat("%s look-ups of each kind, in random order", Grouped(queries.urls.size())));
   Print(set, report, reddit);
   if (flags.keep) {
     absl::PrintF("\nkept: %s\n", dir);
@@ -820,7 +812,7 @@ int main(int argc, char** argv) {
       std::vector<std::string> urls =
           crawldb::bench::GeneratePaper004Urls(flags.generated, options);
       DataSet set = FromRaw(absl::StrFormat("paper004 (%s generated URLs, seed %d)",
-                                            Count(flags.generated), flags.seed),
+                                            Grouped(flags.generated), flags.seed),
                             "paper 004 §3 generator", urls, flags.order_seed);
       RunDataSet(set, flags, /*reddit=*/false);
     }
