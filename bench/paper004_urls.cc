@@ -1,6 +1,9 @@
 #include "bench/paper004_urls.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string_view>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 
@@ -56,35 +59,78 @@ std::string RandomDomain(SplitMix64& rng) {
   return domain;
 }
 
+// SplitMix64's finaliser: a bijection of 64-bit words that spreads every input bit.
+uint64_t Mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// A URL's 128-bit fingerprint: two lanes over its 8-byte words (the length first), each word
+// folded in through Mix, the lanes with different constants. Within one lane two URLs of one
+// length that differ in a single word never collide (Mix is a bijection).
+struct Fingerprint {
+  uint64_t a = 0;
+  uint64_t b = 0;
+  bool operator==(const Fingerprint&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H hash, const Fingerprint& print) {
+    return H::combine(std::move(hash), print.a);
+  }
+};
+
+Fingerprint FingerprintOf(std::string_view url) {
+  Fingerprint print{Mix(url.size()), Mix(url.size() ^ 0x5851F42D4C957F2Dull)};
+  for (size_t i = 0; i < url.size(); i += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, url.data() + i, std::min<size_t>(8, url.size() - i));
+    print.a = Mix(print.a ^ word);
+    print.b = Mix(print.b + word * 0x9E3779B97F4A7C15ull);
+  }
+  return print;
+}
+
 }  // namespace
 
-std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
-  SplitMix64 rng(options.seed);
-
+struct Paper004UrlStream::State {
+  SplitMix64 rng;
   std::vector<std::string> domains;
-  domains.reserve(options.domains);
-  absl::flat_hash_set<std::string> seen_domains;
-  while (domains.size() < options.domains) {
-    std::string domain = RandomDomain(rng);
-    if (seen_domains.insert(domain).second) domains.push_back(std::move(domain));
-  }
+  absl::flat_hash_set<Fingerprint> seen;
+  std::string url;
+  size_t min_path;
+  size_t max_path;
+};
 
-  // Reserved up front so that the views in `seen` stay valid.
+Paper004UrlStream::Paper004UrlStream(const Paper004Options& options, size_t expected)
+    : state_(new State{SplitMix64(options.seed), {}, {}, {}, options.min_path, options.max_path}) {
+  state_->domains.reserve(options.domains);
+  absl::flat_hash_set<std::string> seen_domains;
+  while (state_->domains.size() < options.domains) {
+    std::string domain = RandomDomain(state_->rng);
+    if (seen_domains.insert(domain).second) state_->domains.push_back(std::move(domain));
+  }
+  state_->seen.reserve(expected);
+}
+
+Paper004UrlStream::~Paper004UrlStream() = default;
+
+const std::string& Paper004UrlStream::Next() {
+  State& s = *state_;
+  do {
+    s.url = "http://";
+    s.url.append(s.domains[s.rng.Below(s.domains.size())]);
+    s.url.push_back('/');
+    const uint64_t length = s.rng.Between(s.min_path, s.max_path);
+    for (uint64_t i = 0; i < length; ++i) s.url.push_back(kPathCharacters[s.rng.Next() >> 57]);
+  } while (!s.seen.insert(FingerprintOf(s.url)).second);
+  return s.url;
+}
+
+std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
+  Paper004UrlStream stream(options, count);
   std::vector<std::string> urls;
   urls.reserve(count);
-  absl::flat_hash_set<std::string_view> seen;
-  seen.reserve(count);
-  std::string url;
-  while (urls.size() < count) {
-    url = "http://";
-    url.append(domains[rng.Below(domains.size())]);
-    url.push_back('/');
-    const uint64_t length = rng.Between(options.min_path, options.max_path);
-    for (uint64_t i = 0; i < length; ++i) url.push_back(kPathCharacters[rng.Next() >> 57]);
-    if (seen.contains(url)) continue;
-    urls.push_back(url);
-    seen.insert(urls.back());
-  }
+  while (urls.size() < count) urls.push_back(stream.Next());
   return urls;
 }
 

@@ -20,12 +20,19 @@
 //
 // Deterministic: the same seed and sizes give the same URLs, in the same order, with every
 // compiler and standard library (the generator is SplitMix64 and the mapping to ranges is
-// written out here; nothing depends on <random>'s distributions).
+// written out here; nothing depends on <random>'s distributions). The first n URLs of a longer
+// run are the URLs of a run of n.
+//
+// Repeats are recognised by a 128-bit fingerprint of the URL, not by its text, so that a stream
+// of 10^8 URLs holds 16 bytes per URL (plus the hash set's slack) instead of the URLs: two
+// distinct URLs with one fingerprint, which would drop the second, happen with probability about
+// n^2 / 2^129 (below 10^-20 at n = 10^9).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,8 +49,26 @@ struct Paper004Options {
   size_t max_path = 32;
 };
 
-// `count` distinct URLs, in the order they were drawn (a draw repeating an earlier URL is
-// dropped and drawn again). Cost: O(count) time, the URLs plus a hash set of views in memory.
+// The URLs one at a time, in the order they are drawn; a draw repeating an earlier URL is
+// dropped and drawn again. Memory: the domains, plus a set of 16-byte fingerprints of the URLs
+// handed out (about 23 bytes per URL with the set's slack; `expected` URLs reserved up front).
+class Paper004UrlStream {
+ public:
+  explicit Paper004UrlStream(const Paper004Options& options = {}, size_t expected = 0);
+  ~Paper004UrlStream();
+  Paper004UrlStream(const Paper004UrlStream&) = delete;
+  Paper004UrlStream& operator=(const Paper004UrlStream&) = delete;
+
+  // The next distinct URL; the reference stays valid until the next call.
+  const std::string& Next();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The first `count` URLs of Paper004UrlStream. Cost: O(count) time; the URLs plus the stream's
+// fingerprints in memory.
 std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options = {});
 
 }  // namespace crawldb::bench
