@@ -1,9 +1,9 @@
 // crawldb at crawl scale (issue 13, item 5): the crawl_add delay, the file's bytes/URL and the
 // writer's memory every --window URLs up to --urls (default 100,000,000), and at 1 M, 10 M,
 // 100 M (and the last size) what a new process pays: open + first lease, cold look-ups, and 4
-// processes leasing and confirming. The same stream goes into paper 004's model as plain SQLite
-// tables up to --plain-max (default 10,000,000), measured the same way. bench/scale.sh runs it
-// (then DRUM against crawldb when bench/uniqueness_benchmark is built, and gnuplot);
+// processes leasing and confirming. The same stream goes first into paper 004's model as plain
+// SQLite tables up to --plain-max (default 10,000,000), measured the same way. bench/scale.sh
+// runs it (then DRUM against crawldb when bench/uniqueness_benchmark is built, and gnuplot);
 // bench/README.md explains how to read the tables.
 //
 // Workload:
@@ -76,12 +76,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -165,13 +165,6 @@ void Report(const std::string& line) {
   std::fflush(stdout);
 }
 
-std::string ProgramPath() {
-  std::error_code error;
-  fs::path path = fs::read_symlink("/proc/self/exe", error);
-  if (error) Die("cannot read /proc/self/exe");
-  return path.string();
-}
-
 struct Pipe {
   int read = -1;
   int write = -1;
@@ -202,16 +195,15 @@ struct Child {
 
 Child Spawn(const std::vector<std::string>& args, int in, int out, int fd3, uint64_t limit_bytes,
             const std::string& err_path) {
-  static const std::string program = ProgramPath();
   std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(program.c_str()));
+  argv.push_back(program_invocation_name);
   for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) Die("fork failed");
   if (pid == 0) {
-    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (err < 0 || dup2(err, 2) < 0) _exit(126);
     if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
         (fd3 >= 0 && dup2(fd3, 3) < 0)) {
@@ -222,7 +214,8 @@ Child Spawn(const std::vector<std::string>& args, int in, int out, int fd3, uint
       const rlimit limit{limit_bytes, limit_bytes};
       if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(126);
     }
-    execv(program.c_str(), argv.data());
+    // This process's own binary, even if the file was rebuilt meanwhile.
+    execv("/proc/self/exe", argv.data());
     _exit(127);
   }
   return {pid, err_path};
@@ -749,17 +742,27 @@ void PrintWindows(const SystemRun& crawldb, const SystemRun& plain) {
   }
 }
 
-// "12.3 (first 4.5 ms)" for a look-up, or its failure.
-std::string LookupCell(const Measured& m) {
-  if (!m.failure.empty()) return "failed";
-  return absl::StrFormat("%.2f (first %.1f ms)", m.values[1] * 1e6 / m.values[0],
-                         m.values[2] * 1e3);
+// "12.3 (first 4.5 ms)" for a look-up, its failure, or "—" for none.
+std::string LookupCell(const Measured* m) {
+  if (m == nullptr) return "—";
+  if (!m->failure.empty()) return "failed";
+  return absl::StrFormat("%.2f (first %.1f ms)", m->values[1] * 1e6 / m->values[0],
+                         m->values[2] * 1e3);
+}
+
+// The peak RSS in MB a measurement reported last, or "—".
+std::string RssCell(const Measured* m) {
+  return m == nullptr || !m->failure.empty() ? std::string("—")
+                                             : absl::StrFormat("%.0f", Mb(m->values.back()));
 }
 
 // plain ÷ crawldb of the µs per look-up; nullopt when either is missing.
-std::optional<double> LookupRatio(const Measured& crawldb, const Measured* plain) {
-  if (plain == nullptr || !crawldb.failure.empty() || !plain->failure.empty()) return std::nullopt;
-  return (plain->values[1] / plain->values[0]) / (crawldb.values[1] / crawldb.values[0]);
+std::optional<double> LookupRatio(const Measured* crawldb, const Measured* plain) {
+  if (crawldb == nullptr || plain == nullptr || !crawldb->failure.empty() ||
+      !plain->failure.empty()) {
+    return std::nullopt;
+  }
+  return (plain->values[1] / plain->values[0]) / (crawldb->values[1] / crawldb->values[0]);
 }
 
 std::string RatioCell(std::optional<double> ratio) {
@@ -781,24 +784,32 @@ void PrintCheckpoints(const SystemRun& crawldb, const SystemRun& plain, const Fl
       "plain ÷ crawldb | id→URL µs | plain id→URL µs | plain ÷ crawldb | look-up RSS MB "
       "crawldb / plain |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       Grouped(flags.lookups).c_str());
-  for (const auto& [at, c] : crawldb.checkpoints) {
-    auto found = plain.checkpoints.find(at);
-    const LookupFigures* p = found == plain.checkpoints.end() ? nullptr : &found->second.lookups;
-    auto rss = [](const Measured* m) {
-      return m == nullptr || !m->failure.empty() ? std::string("—")
-                                                 : absl::StrFormat("%.0f", Mb(m->values.back()));
-    };
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", Grouped(at).c_str(),
-                c.open.failure.empty() ? absl::StrFormat("%.1f (open %.1f)", c.open.values[0] * 1e3,
-                                                         c.open.values[1] * 1e3)
-                                             .c_str()
-                                       : "failed",
-                rss(&c.open).c_str(), LookupCell(c.lookups.by_url).c_str(),
-                p ? LookupCell(p->by_url).c_str() : "—",
-                RatioCell(LookupRatio(c.lookups.by_url, p ? &p->by_url : nullptr)).c_str(),
-                LookupCell(c.lookups.by_id).c_str(), p ? LookupCell(p->by_id).c_str() : "—",
-                RatioCell(LookupRatio(c.lookups.by_id, p ? &p->by_id : nullptr)).c_str(),
-                rss(&c.lookups.by_url).c_str(), p ? rss(&p->by_url).c_str() : "—");
+  std::set<size_t> sizes;
+  for (const SystemRun* run : {&crawldb, &plain}) {
+    for (const auto& [at, checkpoint] : run->checkpoints) sizes.insert(at);
+  }
+  for (size_t at : sizes) {
+    auto ours = crawldb.checkpoints.find(at);
+    auto theirs = plain.checkpoints.find(at);
+    const Checkpoint* c = ours == crawldb.checkpoints.end() ? nullptr : &ours->second;
+    const LookupFigures* p = theirs == plain.checkpoints.end() ? nullptr : &theirs->second.lookups;
+    std::string open = "not reached";
+    if (c != nullptr) {
+      open = c->open.failure.empty() ? absl::StrFormat("%.1f (open %.1f)", c->open.values[0] * 1e3,
+                                                       c->open.values[1] * 1e3)
+                                     : "failed";
+    }
+    std::printf(
+        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", Grouped(at).c_str(),
+        open.c_str(), RssCell(c ? &c->open : nullptr).c_str(),
+        LookupCell(c ? &c->lookups.by_url : nullptr).c_str(),
+        LookupCell(p ? &p->by_url : nullptr).c_str(),
+        RatioCell(LookupRatio(c ? &c->lookups.by_url : nullptr, p ? &p->by_url : nullptr)).c_str(),
+        LookupCell(c ? &c->lookups.by_id : nullptr).c_str(),
+        LookupCell(p ? &p->by_id : nullptr).c_str(),
+        RatioCell(LookupRatio(c ? &c->lookups.by_id : nullptr, p ? &p->by_id : nullptr)).c_str(),
+        RssCell(c ? &c->lookups.by_url : nullptr).c_str(),
+        RssCell(p ? &p->by_url : nullptr).c_str());
   }
   std::printf(
       "\n### %zu processes leasing %zu and confirming them, for %zu s (crawldb, host_delay=0, on "
@@ -963,8 +974,8 @@ void PrintTargets(const SystemRun& crawldb, const SystemRun& plain) {
       auto found = plain.checkpoints.find(at);
       if (found == plain.checkpoints.end()) continue;
       const LookupFigures& p = found->second.lookups;
-      std::optional<double> ratio = by_url ? LookupRatio(c.lookups.by_url, &p.by_url)
-                                           : LookupRatio(c.lookups.by_id, &p.by_id);
+      std::optional<double> ratio = by_url ? LookupRatio(&c.lookups.by_url, &p.by_url)
+                                           : LookupRatio(&c.lookups.by_id, &p.by_id);
       if (ratio.has_value() && *ratio < worst) {
         worst = *ratio;
         worst_at = at;
