@@ -41,11 +41,11 @@
 // Every add must be new (the generator draws distinct URLs and NormalizeUrl leaves them as they
 // are); any other answer is counted and printed as a WARNING.
 //
-// Systems:
+// Systems ((a) and (b) are in bench/frontier_systems.h, shared with bench/scale_benchmark.cc):
 //   (a) crawldb   a file database in WAL mode, synchronous=NORMAL, 1 GiB page cache, with the
 //                 tables of sql/crawldb.sql (urls, frontier, outlinks, inlinks; the frontier with
 //                 host_delay=0 for the lease test and host_budget=1000000 so that the budget is
-//                 checked on every add); one prepared `SELECT crawl_add(?1, ?2, NULL, ?3)`.
+//                 checked on every add); one prepared `SELECT crawl_add(?1, ?2, 0, ?3)`.
 //                 The links go to `outlinks`.
 //   (b) SQLite    what a user writes instead, in plain tables: urls(id INTEGER PRIMARY KEY, url
 //                 TEXT UNIQUE); frontier(id PRIMARY KEY, depth, priority, state, due, attempts,
@@ -120,15 +120,12 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "bench/figures.h"
+#include "bench/frontier_systems.h"
 #include "bench/paper004_urls.h"
-#include "extension/identity/registrable_domain.h"
 
+namespace crawldb::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-using crawldb::bench::Grouped;
-using crawldb::bench::SecondsSince;
-using crawldb::bench::Verdict;
 namespace fs = std::filesystem;
 
 constexpr double kFlatTarget = 1.5;       // max/min of crawldb's window means
@@ -136,7 +133,6 @@ constexpr double kSqliteTargetRatio = 5;  // (b) total ÷ (a) total
 constexpr double kPostgresTargetRatio = 20;
 constexpr int64_t kStartTime = 1'700'000'000;  // unix s
 constexpr int64_t kHostBudget = 1'000'000;
-constexpr int kLeaseSeconds = 300;
 
 struct Flags {
   size_t preload = 1'000'000;
@@ -156,20 +152,8 @@ struct Flags {
   std::string extension = CRAWLDB_EXTENSION_PATH;
 };
 
-[[noreturn]] void Die(std::string_view what) {
-  std::fprintf(stderr, "frontier_benchmark: %.*s\n", static_cast<int>(what.size()), what.data());
-  std::exit(1);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The workload.
-
-std::string_view HostOf(std::string_view url) {
-  size_t start = url.find("://");
-  start = start == std::string_view::npos ? 0 : start + 3;
-  size_t end = url.find('/', start);
-  return url.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-}
 
 struct Workload {
   std::vector<std::string> urls;  // the preload, then the adds
@@ -185,9 +169,9 @@ uint64_t Below(std::mt19937_64& rng, uint64_t bound) {
 Workload MakeWorkload(const Flags& flags) {
   Workload workload;
   workload.preload = flags.preload;
-  crawldb::bench::Paper004Options options;
+  Paper004Options options;
   options.seed = flags.seed;
-  workload.urls = crawldb::bench::GeneratePaper004Urls(flags.preload + flags.adds, options);
+  workload.urls = GeneratePaper004Urls(flags.preload + flags.adds, options);
   std::mt19937_64 rng(flags.parent_seed);
   std::unordered_map<std::string_view, std::vector<uint32_t>> by_host;
   workload.parents.reserve(flags.adds);
@@ -206,326 +190,21 @@ Workload MakeWorkload(const Flags& flags) {
 int64_t NowOf(size_t index) { return kStartTime + static_cast<int64_t>(index / 1000); }
 
 // ---------------------------------------------------------------------------------------------
-// The systems, behind one interface.
-
-// What a frontier holds after a run: every system must give the same.
-struct Totals {
-  int64_t urls = 0;
-  int64_t depth_sum = 0;
-  int64_t links = 0;
-  bool operator==(const Totals&) const = default;
-};
-
-class Frontier {
- public:
-  virtual ~Frontier() = default;
-  virtual void Begin() = 0;
-  virtual void Commit() = 0;
-  // 1 new, 0 already known, -1 refused. `parent` is nullptr for a seed.
-  virtual int Add(const std::string& url, const std::string* parent, int64_t now) = 0;
-  virtual Totals Read() = 0;
-};
-
-// SQLite helpers.
-
-sqlite3* OpenSqlite(const std::string& path, const std::string& extension) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) Die("cannot open " + path);
-  if (!extension.empty()) {
-    sqlite3_enable_load_extension(db, 1);
-    char* error = nullptr;
-    if (sqlite3_load_extension(db, extension.c_str(), nullptr, &error) != SQLITE_OK) {
-      Die(absl::StrFormat("cannot load %s: %s", extension, error ? error : "?"));
-    }
-  }
-  sqlite3_busy_timeout(db, 600'000);
-  return db;
-}
-
-void Exec(sqlite3* db, const std::string& sql) {
-  char* error = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-    Die(absl::StrFormat("%s: %s", sql, error ? error : "?"));
-  }
-}
+// The systems: (a) and (b) in bench/frontier_systems.h, (c) here.
 
 constexpr char kSqliteSettings[] =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-1048576;";
-
-// A prepared statement, reset after each use.
-class Statement {
- public:
-  Statement(sqlite3* db, const std::string& sql) : db_(db), sql_(sql) {
-    if (sqlite3_prepare_v3(db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &statement_, nullptr) !=
-        SQLITE_OK) {
-      Die(absl::StrFormat("%s: %s", sql, sqlite3_errmsg(db)));
-    }
-  }
-  ~Statement() { sqlite3_finalize(statement_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  Statement& Bind(int index, int64_t value) {
-    sqlite3_bind_int64(statement_, index, value);
-    return *this;
-  }
-  // A std::string is bound with its terminating NUL (length -1): SQLite then hands it to
-  // functions without copying it to add one.
-  Statement& Bind(int index, const std::string& text) {
-    sqlite3_bind_text(statement_, index, text.c_str(), -1, SQLITE_STATIC);
-    return *this;
-  }
-  Statement& Bind(int index, std::string_view text) {
-    sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-    return *this;
-  }
-  Statement& BindNull(int index) {
-    sqlite3_bind_null(statement_, index);
-    return *this;
-  }
-  // Steps once: true with a row (read it, then Reset), false when done (reset already).
-  bool Step() {
-    int rc = sqlite3_step(statement_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) Die(absl::StrFormat("%s: %s", sql_, sqlite3_errmsg(db_)));
-    Reset();
-    return false;
-  }
-  void Reset() {
-    sqlite3_reset(statement_);
-    sqlite3_clear_bindings(statement_);
-  }
-  bool IsNull(int column) { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
-  int64_t Int(int column) { return sqlite3_column_int64(statement_, column); }
-  std::string Text(int column) {
-    const unsigned char* text = sqlite3_column_text(statement_, column);
-    return text ? reinterpret_cast<const char*>(text) : "";
-  }
-
- private:
-  sqlite3* db_;
-  std::string sql_;
-  sqlite3_stmt* statement_ = nullptr;
-};
-
-// One row of integers from `sql`.
-std::vector<int64_t> SqliteRow(sqlite3* db, const std::string& sql, int columns) {
-  Statement select(db, sql);
-  if (!select.Step()) Die(sql + ": no row");
-  std::vector<int64_t> row;
-  for (int i = 0; i < columns; ++i) row.push_back(select.Int(i));
-  select.Reset();
-  return row;
+// (a)'s frontier: see "Systems" above.
+std::string FrontierOptions() {
+  return absl::StrFormat("host_delay=0, host_budget=%d", kHostBudget);
 }
-
-// (a) crawldb.
-class CrawldbFrontier : public Frontier {
- public:
-  CrawldbFrontier(const std::string& path, const std::string& extension)
-      : db_(OpenSqlite(path, extension)) {
-    Exec(db_, kSqliteSettings);
-    Exec(db_, absl::StrFormat("CREATE VIRTUAL TABLE urls USING crawldb_urls;"
-                              "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, "
-                              "host_delay=0, host_budget=%d);"
-                              "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
-                              "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);",
-                              kHostBudget));
-    add_ = std::make_unique<Statement>(db_, "SELECT crawl_add(?1, ?2, NULL, ?3)");
-  }
-  ~CrawldbFrontier() override {
-    add_.reset();
-    sqlite3_close(db_);
-  }
-  void Begin() override { Exec(db_, "BEGIN"); }
-  void Commit() override { Exec(db_, "COMMIT"); }
-  int Add(const std::string& url, const std::string* parent, int64_t now) override {
-    add_->Bind(1, url).Bind(3, now);
-    if (parent != nullptr) add_->Bind(2, *parent);
-    if (!add_->Step()) Die("crawl_add returned no row");
-    int result = add_->IsNull(0) ? -1 : static_cast<int>(add_->Int(0));
-    add_->Reset();
-    return result;
-  }
-  Totals Read() override {
-    std::vector<int64_t> frontier = SqliteRow(db_, "SELECT count(*), sum(depth) FROM frontier", 2);
-    return {frontier[0], frontier[1], SqliteRow(db_, "SELECT count(*) FROM outlinks", 1)[0]};
-  }
-
- private:
-  sqlite3* db_;
-  std::unique_ptr<Statement> add_;
-};
-
-// (b) and (c): the model in plain tables, the add written once over a few primitive
-// statements that each system provides.
-class PlainFrontier : public Frontier {
- public:
-  int Add(const std::string& url, const std::string* parent, int64_t /*now*/) override {
-    std::optional<int64_t> known = FindUrl(url);
-    std::optional<ParentRow> from;
-    if (parent != nullptr) from = FindParent(*parent);
-    if (known.has_value()) {
-      if (from.has_value()) InsertLink(from->id, *known);
-      return 0;
-    }
-    const std::string_view host = HostOf(url);
-    int64_t depth = 1;
-    if (from.has_value() && DomainOf(HostOf(*parent)) == DomainOf(host)) {
-      depth = from->depth + 1;
-    }
-    std::optional<HostRow> host_row = FindHost(host);
-    if (!host_row.has_value()) host_row = HostRow{InsertHost(host), 0, 0};
-    const int64_t budget = host_row->budget > 0 ? host_row->budget : kHostBudget;
-    if (host_row->urls >= budget) return -1;
-    const int64_t id = InsertUrl(url);
-    Queue(id, depth, host_row->id, Fnv1a(url));
-    CountHost(host_row->id);
-    if (from.has_value()) InsertLink(from->id, id);
-    return 1;
-  }
-
- protected:
-  struct ParentRow {
-    int64_t id;
-    int64_t depth;
-  };
-  struct HostRow {
-    int64_t id;
-    int64_t urls;
-    int64_t budget;  // 0: the default (kHostBudget)
-  };
-  // The schema and the statements, in SQLite's syntax; Postgres() rewrites them.
-  static std::string Schema(std::string_view id_type, std::string_view links_suffix) {
-    return absl::StrFormat(
-        "CREATE TABLE urls(id %s PRIMARY KEY, url TEXT NOT NULL UNIQUE);"
-        "CREATE TABLE hosts(id %s PRIMARY KEY, name TEXT NOT NULL UNIQUE, delay REAL, "
-        "budget BIGINT NOT NULL DEFAULT 0, blocked_until REAL, next_allowed REAL NOT NULL "
-        "DEFAULT 0, urls BIGINT NOT NULL DEFAULT 0);"
-        "CREATE TABLE frontier(id BIGINT PRIMARY KEY, depth INTEGER NOT NULL, priority INTEGER "
-        "NOT NULL, state INTEGER NOT NULL, due REAL, attempts INTEGER NOT NULL, status INTEGER, "
-        "host BIGINT NOT NULL, hash BIGINT NOT NULL);"
-        "CREATE INDEX frontier_queue ON frontier(state, depth, priority, hash);"
-        "CREATE INDEX frontier_host ON frontier(host);"
-        "CREATE TABLE links(src BIGINT NOT NULL, dst BIGINT NOT NULL, PRIMARY KEY(src, dst))%s;",
-        id_type, id_type, links_suffix);
-  }
-  static constexpr char kFindUrl[] = "SELECT id FROM urls WHERE url = ?1";
-  static constexpr char kFindParent[] =
-      "SELECT u.id, f.depth FROM urls u JOIN frontier f ON f.id = u.id WHERE u.url = ?1";
-  static constexpr char kFindHost[] = "SELECT id, urls, budget FROM hosts WHERE name = ?1";
-  static constexpr char kInsertHost[] = "INSERT INTO hosts(name) VALUES (?1)";
-  static constexpr char kInsertUrl[] = "INSERT INTO urls(url) VALUES (?1)";
-  static constexpr char kQueue[] =
-      "INSERT INTO frontier(id, depth, priority, state, due, attempts, status, host, hash) "
-      "VALUES (?1, ?2, 0, 0, NULL, 0, NULL, ?3, ?4)";
-  static constexpr char kCountHost[] = "UPDATE hosts SET urls = urls + 1 WHERE id = ?1";
-  static constexpr char kReadFrontier[] = "SELECT count(*), sum(depth) FROM frontier";
-  static constexpr char kReadLinks[] = "SELECT count(*) FROM links";
-
-  virtual std::optional<int64_t> FindUrl(const std::string& url) = 0;
-  virtual std::optional<ParentRow> FindParent(const std::string& url) = 0;
-  virtual std::optional<HostRow> FindHost(std::string_view host) = 0;
-  virtual int64_t InsertHost(std::string_view host) = 0;
-  virtual int64_t InsertUrl(const std::string& url) = 0;
-  virtual void Queue(int64_t id, int64_t depth, int64_t host, int64_t hash) = 0;
-  virtual void CountHost(int64_t host) = 0;
-  virtual void InsertLink(int64_t src, int64_t dst) = 0;
-
- private:
-  // The registrable domain of `host` by crawldb's rule (libpsl), remembered per host as a
-  // client would.
-  const std::string& DomainOf(std::string_view host) {
-    auto [it, added] = domains_.try_emplace(std::string(host));
-    if (added) it->second = std::string(crawldb::identity::RegistrableDomain(it->first));
-    return it->second;
-  }
-
-  // 64-bit FNV-1a: the queue order's h(K).
-  static int64_t Fnv1a(std::string_view text) {
-    uint64_t hash = 0xcbf29ce484222325ull;
-    for (char c : text) hash = (hash ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-    return static_cast<int64_t>(hash);
-  }
-
-  std::unordered_map<std::string, std::string> domains_;
-};
-
-// (b) plain SQLite tables.
-class SqliteFrontier : public PlainFrontier {
- public:
-  explicit SqliteFrontier(const std::string& path) : db_(OpenSqlite(path, "")) {
-    Exec(db_, kSqliteSettings);
-    Exec(db_, Schema("INTEGER", " WITHOUT ROWID"));
-    find_url_ = std::make_unique<Statement>(db_, kFindUrl);
-    find_parent_ = std::make_unique<Statement>(db_, kFindParent);
-    find_host_ = std::make_unique<Statement>(db_, kFindHost);
-    insert_host_ = std::make_unique<Statement>(db_, kInsertHost);
-    insert_url_ = std::make_unique<Statement>(db_, kInsertUrl);
-    queue_ = std::make_unique<Statement>(db_, kQueue);
-    count_host_ = std::make_unique<Statement>(db_, kCountHost);
-    insert_link_ =
-        std::make_unique<Statement>(db_, "INSERT OR IGNORE INTO links(src, dst) VALUES (?1, ?2)");
-  }
-  ~SqliteFrontier() override {
-    for (auto* statement : {&find_url_, &find_parent_, &find_host_, &insert_host_, &insert_url_,
-                            &queue_, &count_host_, &insert_link_}) {
-      statement->reset();
-    }
-    sqlite3_close(db_);
-  }
-  void Begin() override { Exec(db_, "BEGIN"); }
-  void Commit() override { Exec(db_, "COMMIT"); }
-  Totals Read() override {
-    std::vector<int64_t> frontier = SqliteRow(db_, kReadFrontier, 2);
-    return {frontier[0], frontier[1], SqliteRow(db_, kReadLinks, 1)[0]};
-  }
-
- protected:
-  std::optional<int64_t> FindUrl(const std::string& url) override {
-    if (!find_url_->Bind(1, url).Step()) return std::nullopt;
-    int64_t id = find_url_->Int(0);
-    find_url_->Reset();
-    return id;
-  }
-  std::optional<ParentRow> FindParent(const std::string& url) override {
-    if (!find_parent_->Bind(1, url).Step()) return std::nullopt;
-    ParentRow row{find_parent_->Int(0), find_parent_->Int(1)};
-    find_parent_->Reset();
-    return row;
-  }
-  std::optional<HostRow> FindHost(std::string_view host) override {
-    if (!find_host_->Bind(1, host).Step()) return std::nullopt;
-    HostRow row{find_host_->Int(0), find_host_->Int(1), find_host_->Int(2)};
-    find_host_->Reset();
-    return row;
-  }
-  int64_t InsertHost(std::string_view host) override {
-    insert_host_->Bind(1, host).Step();
-    return sqlite3_last_insert_rowid(db_);
-  }
-  int64_t InsertUrl(const std::string& url) override {
-    insert_url_->Bind(1, url).Step();
-    return sqlite3_last_insert_rowid(db_);
-  }
-  void Queue(int64_t id, int64_t depth, int64_t host, int64_t hash) override {
-    queue_->Bind(1, id).Bind(2, depth).Bind(3, host).Bind(4, hash).Step();
-  }
-  void CountHost(int64_t host) override { count_host_->Bind(1, host).Step(); }
-  void InsertLink(int64_t src, int64_t dst) override {
-    insert_link_->Bind(1, src).Bind(2, dst).Step();
-  }
-
- private:
-  sqlite3* db_;
-  std::unique_ptr<Statement> find_url_, find_parent_, find_host_, insert_host_, insert_url_, queue_,
-      count_host_, insert_link_;
-};
 
 #ifdef CRAWLDB_HAVE_LIBPQ
 // (c) PostgreSQL through libpq.
 class PostgresFrontier : public PlainFrontier {
  public:
-  explicit PostgresFrontier(const std::string& conninfo) : pg_(PQconnectdb(conninfo.c_str())) {
+  explicit PostgresFrontier(const std::string& conninfo)
+      : PlainFrontier(kHostBudget), pg_(PQconnectdb(conninfo.c_str())) {
     if (PQstatus(pg_) != CONNECTION_OK) Die(absl::StrFormat("postgres: %s", PQerrorMessage(pg_)));
     Exec("SET client_min_messages = warning");
     Exec("DROP TABLE IF EXISTS links, frontier, hosts, urls");
@@ -699,37 +378,6 @@ struct LeaseRun {
   double seconds = 0;
 };
 
-struct ChildReport {
-  uint64_t confirmed;
-  uint64_t refused_confirms;
-};
-
-// The child's loop: returns what it did; dies on an SQL error.
-ChildReport LeaseLoop(sqlite3* db, uint64_t share, size_t n, int64_t now) {
-  Statement lease(db, absl::StrFormat("SELECT url FROM crawl_lease(?1, %d, ?2)", kLeaseSeconds));
-  Statement confirm(db, "SELECT crawl_confirm(?1, 200, NULL, ?2)");
-  ChildReport report{0, 0};
-  std::vector<std::string> urls;
-  while (report.confirmed < share) {
-    urls.clear();
-    Exec(db, "BEGIN IMMEDIATE");
-    lease.Bind(1, static_cast<int64_t>(std::min<uint64_t>(n, share - report.confirmed)))
-        .Bind(2, now);
-    while (lease.Step()) urls.push_back(lease.Text(0));
-    Exec(db, "COMMIT");
-    if (urls.empty()) break;
-    Exec(db, "BEGIN IMMEDIATE");
-    for (const std::string& url : urls) {
-      if (!confirm.Bind(1, url).Bind(2, now).Step()) Die("crawl_confirm returned no row");
-      if (confirm.Int(0) != 1) ++report.refused_confirms;
-      confirm.Reset();
-    }
-    Exec(db, "COMMIT");
-    report.confirmed += urls.size();
-  }
-  return report;
-}
-
 LeaseRun RunLeases(const std::string& path, const Flags& flags, int processes, int64_t now) {
   LeaseRun run;
   run.processes = processes;
@@ -748,7 +396,7 @@ LeaseRun RunLeases(const std::string& path, const Flags& flags, int processes, i
       Exec(db, "SELECT crawldb_stats()");  // connects and loads every table before the clock
       char byte = 1;
       if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1) _exit(2);
-      ChildReport report = LeaseLoop(db, share, flags.lease_n, now);
+      LeaseReport report = LeaseLoop(db, share, flags.lease_n, now);
       sqlite3_close(db);
       if (write(reports[1], &report, sizeof report) != sizeof report) _exit(2);
       _exit(0);
@@ -771,7 +419,7 @@ LeaseRun RunLeases(const std::string& path, const Flags& flags, int processes, i
   }
   run.seconds = SecondsSince(start);
   for (int p = 0; p < processes; ++p) {
-    ChildReport report;
+    LeaseReport report;
     if (read(reports[0], &report, sizeof report) != sizeof report) Die("lost a lease report");
     run.confirmed += report.confirmed;
     run.refused_confirms += report.refused_confirms;
@@ -1047,9 +695,7 @@ Flags ParseFlags(int argc, char** argv) {
   return flags;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   const Flags flags = ParseFlags(argc, argv);
   const fs::path dir =
       fs::path(flags.tmpdir) / absl::StrFormat("crawldb-frontier-bench-%d", getpid());
@@ -1067,8 +713,11 @@ int main(int argc, char** argv) {
   {
     std::unique_ptr<Frontier> crawldb, sqlite, postgres;
     if (flags.run_crawldb)
-      crawldb = std::make_unique<CrawldbFrontier>(crawldb_path, flags.extension);
-    if (flags.run_sqlite) sqlite = std::make_unique<SqliteFrontier>((dir / "plain.db").string());
+      crawldb = std::make_unique<CrawldbFrontier>(crawldb_path, flags.extension, kSqliteSettings,
+                                                  FrontierOptions());
+    if (flags.run_sqlite)
+      sqlite = std::make_unique<SqliteFrontier>((dir / "plain.db").string(), kSqliteSettings,
+                                                kHostBudget);
 #ifdef CRAWLDB_HAVE_LIBPQ
     if (flags.run_postgres) postgres = std::make_unique<PostgresFrontier>(flags.postgres);
 #endif
@@ -1084,7 +733,7 @@ int main(int argc, char** argv) {
       std::vector<AddRun> alone(1);
       alone[0].name = "crawldb";
       {
-        CrawldbFrontier crawldb(path.string(), flags.extension);
+        CrawldbFrontier crawldb(path.string(), flags.extension, kSqliteSettings, FrontierOptions());
         RunAdds({&crawldb}, workload, flags, alone);
       }
       if (alone[0].unexpected > 0 || !(alone[0].totals == runs[0].totals)) {
@@ -1135,3 +784,8 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
+}  // namespace crawldb::bench
+
+int main(int argc, char** argv) { return crawldb::bench::Main(argc, argv); }

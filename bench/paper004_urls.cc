@@ -1,6 +1,9 @@
 #include "bench/paper004_urls.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string_view>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 
@@ -56,6 +59,37 @@ std::string RandomDomain(SplitMix64& rng) {
   return domain;
 }
 
+// SplitMix64's finaliser: a bijection of 64-bit words that spreads every input bit.
+uint64_t Mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// A URL's 128-bit fingerprint: two lanes over its 8-byte words (the length first), each word
+// folded in through Mix, the lanes with different constants. Within one lane two URLs of one
+// length that differ in a single word never collide (Mix is a bijection).
+struct Fingerprint {
+  uint64_t a = 0;
+  uint64_t b = 0;
+  bool operator==(const Fingerprint&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H hash, const Fingerprint& print) {
+    return H::combine(std::move(hash), print.a);
+  }
+};
+
+Fingerprint FingerprintOf(std::string_view url) {
+  Fingerprint print{Mix(url.size()), Mix(url.size() ^ 0x5851F42D4C957F2Dull)};
+  for (size_t i = 0; i < url.size(); i += 8) {
+    uint64_t word = 0;
+    std::memcpy(&word, url.data() + i, std::min<size_t>(8, url.size() - i));
+    print.a = Mix(print.a ^ word);
+    print.b = Mix(print.b + word * 0x9E3779B97F4A7C15ull);
+  }
+  return print;
+}
+
 // `options.domains` distinct domains, the first draws of `rng`.
 std::vector<std::string> DrawDomains(SplitMix64& rng, const Paper004Options& options) {
   std::vector<std::string> domains;
@@ -79,31 +113,44 @@ void DrawUrl(SplitMix64& rng, const std::vector<std::string>& domains,
 
 }  // namespace
 
-std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
-  SplitMix64 rng(options.seed);
-  const std::vector<std::string> domains = DrawDomains(rng, options);
+struct Paper004UrlStream::State {
+  Paper004Options options;
+  SplitMix64 rng;
+  std::vector<std::string> domains;
+  absl::flat_hash_set<Fingerprint> seen;
+  std::string url;
+};
 
-  // Reserved up front so that the views in `seen` stay valid.
+Paper004UrlStream::Paper004UrlStream(const Paper004Options& options, size_t expected)
+    : state_(new State{options, SplitMix64(options.seed), {}, {}, {}}) {
+  state_->domains = DrawDomains(state_->rng, options);
+  state_->seen.reserve(expected);
+}
+
+Paper004UrlStream::~Paper004UrlStream() = default;
+
+const std::string& Paper004UrlStream::Next() {
+  State& s = *state_;
+  do {
+    DrawUrl(s.rng, s.domains, s.options, &s.url);
+  } while (!s.seen.insert(FingerprintOf(s.url)).second);
+  return s.url;
+}
+
+std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options) {
+  Paper004UrlStream stream(options, count);
   std::vector<std::string> urls;
   urls.reserve(count);
-  absl::flat_hash_set<std::string_view> seen;
-  seen.reserve(count);
-  std::string url;
-  while (urls.size() < count) {
-    DrawUrl(rng, domains, options, &url);
-    if (seen.contains(url)) continue;
-    urls.push_back(url);
-    seen.insert(urls.back());
-  }
+  while (urls.size() < count) urls.push_back(stream.Next());
   return urls;
 }
 
-Paper004UrlStream::Paper004UrlStream(const Paper004Options& options) : options_(options) {
+Paper004UrlDraws::Paper004UrlDraws(const Paper004Options& options) : options_(options) {
   SplitMix64 rng(options.seed);
   domains_ = DrawDomains(rng, options);
 }
 
-void Paper004UrlStream::UrlAt(uint64_t index, std::string* url) const {
+void Paper004UrlDraws::UrlAt(uint64_t index, std::string* url) const {
   // Two SplitMix64 outputs as the seed: streams of nearby indexes do not overlap.
   SplitMix64 rng(SplitMix64(options_.seed).Next() ^ SplitMix64(index).Next());
   DrawUrl(rng, domains_, options_, url);

@@ -20,12 +20,19 @@
 //
 // Deterministic: the same seed and sizes give the same URLs, in the same order, with every
 // compiler and standard library (the generator is SplitMix64 and the mapping to ranges is
-// written out here; nothing depends on <random>'s distributions).
+// written out here; nothing depends on <random>'s distributions). The first n URLs of a longer
+// run are the URLs of a run of n.
+//
+// Repeats are recognised by a 128-bit fingerprint of the URL, not by its text, so that a stream
+// of 10^8 URLs holds 16 bytes per URL (plus the hash set's slack) instead of the URLs: two
+// distinct URLs with one fingerprint, which would drop the second, happen with probability about
+// n^2 / 2^129 (below 10^-20 at n = 10^9).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,22 +49,40 @@ struct Paper004Options {
   size_t max_path = 32;
 };
 
-// `count` distinct URLs, in the order they were drawn (a draw repeating an earlier URL is
-// dropped and drawn again). Cost: O(count) time, the URLs plus a hash set of views in memory.
-std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options = {});
-
-// The same URL shapes as an endless stream with random access, for streams too long to hold:
-// URL number `index` is drawn by its own SplitMix64 seeded from (options.seed, index), so a URL
-// can be drawn again at any time without keeping the stream. The domains are those
-// GeneratePaper004Urls draws with the same options (the same first draws of the same generator);
-// the URLs are not theirs, and they are not de-duplicated: two indexes give the same URL when
-// their draws meet, which short paths make common (1 path character after the '/': at most
-// 10,000 × 55 distinct URLs; 1 draw in 32 has that length). Memory: the domains alone.
+// The URLs one at a time, in the order they are drawn; a draw repeating an earlier URL is
+// dropped and drawn again. Memory: the domains, plus a set of 16-byte fingerprints of the URLs
+// handed out (about 23 bytes per URL with the set's slack; `expected` URLs reserved up front).
 class Paper004UrlStream {
  public:
-  explicit Paper004UrlStream(const Paper004Options& options = {});
+  explicit Paper004UrlStream(const Paper004Options& options = {}, size_t expected = 0);
+  ~Paper004UrlStream();
+  Paper004UrlStream(const Paper004UrlStream&) = delete;
+  Paper004UrlStream& operator=(const Paper004UrlStream&) = delete;
 
-  // Replaces *url by URL number `index` (any value).
+  // The next distinct URL; the reference stays valid until the next call.
+  const std::string& Next();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The first `count` URLs of Paper004UrlStream. Cost: O(count) time; the URLs plus the stream's
+// fingerprints in memory.
+std::vector<std::string> GeneratePaper004Urls(size_t count, const Paper004Options& options = {});
+
+// The same URL shapes as an endless sequence of draws with random access, for streams too long to
+// hold: draw number `index` comes from its own SplitMix64 seeded from (options.seed, index), so
+// it can be drawn again at any time without keeping the stream. The domains are those
+// Paper004UrlStream draws with the same options; the URLs are not its URLs, and they are not
+// de-duplicated: two indexes give the same URL when their draws meet, which short paths make
+// common (1 path character after the '/': at most 10,000 × 55 distinct URLs; 1 draw in 32 has
+// that length). Memory: the domains alone.
+class Paper004UrlDraws {
+ public:
+  explicit Paper004UrlDraws(const Paper004Options& options = {});
+
+  // Replaces *url by draw number `index` (any value).
   void UrlAt(uint64_t index, std::string* url) const;
 
  private:

@@ -3,7 +3,7 @@
 // crawler discovers them, checked batch by batch. bench/uniqueness.sh runs it.
 //
 // The stream: --urls=N URLs (default 10,000,000) of paper 004 §3's generator (10,000 domains,
-// --seed, default 4), drawn one batch at a time from its random-access form (Paper004UrlStream),
+// --seed, default 4), drawn one batch at a time from its random-access form (Paper004UrlDraws),
 // so no more than a batch is ever held. Each URL of the stream is, on a fair coin, a link to an
 // earlier URL — URL number j of the generator, j drawn uniformly among the fresh draws so far,
 // earlier batches and earlier in the same batch alike — and otherwise a fresh draw, the
@@ -96,7 +96,7 @@ class CrawlStream {
   }
 
  private:
-  crawldb::bench::Paper004UrlStream urls_;
+  crawldb::bench::Paper004UrlDraws urls_;
   std::mt19937_64 model_;
   uint64_t fresh_ = 0;  // fresh draws so far: URLs 0 .. fresh_ - 1 of the generator
 };
