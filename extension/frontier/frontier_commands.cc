@@ -97,8 +97,13 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
                            "use INSERT OR IGNORE to skip known URLs");
   }
   if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
-  CRAWLDB_RETURN_IF_ERROR(
-      QueueNew(*url, fp, plan.depth, static_cast<int32_t>(priority), "INSERT").status());
+  CRAWLDB_ASSIGN_OR_RETURN(
+      std::optional<int64_t> url_id,
+      QueueNew(*url, fp, plan.depth, static_cast<int32_t>(priority), "INSERT"));
+  if (!url_id.has_value()) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::string refusal, UrlsRefusal(*url));
+    return ConstraintError(kFrontierModule, refusal);
+  }
   return absl::OkStatus();
 }
 
@@ -231,13 +236,18 @@ absl::Status FrontierTable::ApplyAdd(const AddRequest& request) {
   }
   CRAWLDB_ASSIGN_OR_RETURN(last_add_.url_id,
                            QueueNew(url, fp, request.plan.depth, request.priority, "add"));
+  if (!last_add_.url_id.has_value()) {
+    CRAWLDB_ASSIGN_OR_RETURN(last_add_.refusal, UrlsRefusal(url));
+    return absl::OkStatus();
+  }
   last_add_.result = 1;
   return absl::OkStatus();
 }
 
-absl::StatusOr<int64_t> FrontierTable::QueueNew(const identity::NormalizedUrl& url, uint64_t fp,
-                                                uint32_t depth, int32_t priority,
-                                                absl::string_view what) {
+absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::NormalizedUrl& url,
+                                                               uint64_t fp, uint32_t depth,
+                                                               int32_t priority,
+                                                               absl::string_view what) {
   // OR IGNORE: `urls` may hold the URL already (added there, or queued and deleted here).
   std::optional<int64_t> url_id;
   {
@@ -248,13 +258,13 @@ absl::StatusOr<int64_t> FrontierTable::QueueNew(const identity::NormalizedUrl& u
   }
   if (!url_id.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(url_id, IdOf(url));
+    if (!url_id.has_value()) return std::nullopt;  // `urls` refused it (its own options)
   }
-  if (!url_id.has_value() ||
-      store_.Add(fp, *url_id, url.host(), depth, priority) != FrontierStore::AddResult::kAdded) {
+  if (store_.Add(fp, *url_id, url.host(), depth, priority) != FrontierStore::AddResult::kAdded) {
     return absl::InternalError(
         absl::StrCat("crawldb_frontier: ", what, " disagrees with its plan"));
   }
-  return *url_id;
+  return url_id;
 }
 
 absl::Status FrontierTable::AppendLink(uint64_t parent_fp, uint64_t fp) {

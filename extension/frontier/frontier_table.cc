@@ -189,6 +189,16 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view norm
   return IdOf(*url);
 }
 
+absl::StatusOr<std::string> FrontierTable::UrlsRefusal(const identity::NormalizedUrl& url) {
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
+  absl::StatusOr<identity::NormalizedUrl> again =
+      identity::NormalizeUrl(url.text(), urls->normalize_options());
+  if (!again.ok()) {
+    return absl::StrCat("invalid URL for table '", urls_name_, "': ", again.status().message());
+  }
+  return absl::StrCat("table '", urls_name_, "' does not take ", ToAbsl(url.text()));
+}
+
 absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(const identity::NormalizedUrl& url) {
   CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
   return urls->IdOf(url);

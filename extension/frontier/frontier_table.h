@@ -195,9 +195,13 @@ class FrontierTable : public ShadowBackedTable {
   // then queues a new URL.
   absl::Status ApplyAdd(const AddRequest& request);
   // Queues a new URL as planned, inserting it into `urls` unless it is there; returns its id in
-  // `urls`. `what` names the caller in an internal error.
-  absl::StatusOr<int64_t> QueueNew(const identity::NormalizedUrl& url, uint64_t fp, uint32_t depth,
-                                   int32_t priority, absl::string_view what);
+  // `urls`, or nullopt when `urls` refuses the URL (UrlsRefusal says why) and nothing was queued.
+  // `what` names the caller in an internal error.
+  absl::StatusOr<std::optional<int64_t>> QueueNew(const identity::NormalizedUrl& url, uint64_t fp,
+                                                  uint32_t depth, int32_t priority,
+                                                  absl::string_view what);
+  // Why `urls` refuses `url` (its options are stricter than the frontier's normalisation).
+  absl::StatusOr<std::string> UrlsRefusal(const identity::NormalizedUrl& url);
   absl::Status CommandLease(sqlite3_value** columns);
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);

@@ -160,6 +160,25 @@ TEST(FrontierVtab, JunkLinksAreRefusalsWithReasons) {
   ExpectChecked(db);
 }
 
+// A `urls` table with stricter options than the frontier's normalisation refuses some URLs: the
+// frontier then refuses them too, with the table's reason, and queues nothing.
+TEST(FrontierVtab, UrlsTheUrlsTableRefusesAreRefusals) {
+  SQLite::Database db = LoadedDb();
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(max_url_length=64)");
+  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
+  const std::string long_url = "http://a.com/" + std::string(100, 'x');
+  EXPECT_EQ(Add(db, long_url), "NULL");
+  EXPECT_EQ(One(db, "SELECT substr(crawldb_last_refusal(), 1, 52)"),
+            "invalid URL for table 'urls': longer than 64 bytes: ");
+  EXPECT_EQ(Add(db, "http://a.com/short"), "1");
+  ExpectError(db, "INSERT INTO frontier(url) VALUES ('" + long_url + "')", SQLITE_CONSTRAINT,
+              "crawldb_frontier: invalid URL for table 'urls': longer than 64 bytes: " +
+                  long_url.substr(0, 100) + "…");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM frontier"), "1");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "1");
+  ExpectChecked(db);
+}
+
 TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
   SQLite::Database db = Crawl();
   ExpectError(
