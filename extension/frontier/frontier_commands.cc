@@ -287,17 +287,23 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
   // A URL deleted from `urls` leaves the crawl when a lease reaches it; the lease then takes
   // others in its place.
   size_t dropped = 1;
+  std::vector<int64_t> ids;
+  std::vector<std::optional<std::string>> texts;
   while (dropped > 0 && last_lease_.size() < static_cast<size_t>(n)) {
     dropped = 0;
-    for (const FrontierStore::Leased& leased :
-         store_.Lease(static_cast<size_t>(n) - last_lease_.size(), lease_s, now)) {
-      CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> url, UrlOf(*store_.Find(leased.fp)));
-      if (!url.has_value()) {
-        store_.Delete(leased.fp);
+    std::vector<FrontierStore::Leased> leased =
+        store_.Lease(static_cast<size_t>(n) - last_lease_.size(), lease_s, now);
+    ids.clear();
+    for (const FrontierStore::Leased& one : leased) ids.push_back(store_.Find(one.fp)->url_id);
+    CRAWLDB_RETURN_IF_ERROR(UrlsOfIds(ids, &texts));
+    for (size_t i = 0; i < leased.size(); ++i) {
+      if (!texts[i].has_value()) {
+        store_.Delete(leased[i].fp);
         ++dropped;
         continue;
       }
-      last_lease_.push_back({leased.fp, std::move(*url), leased.depth, leased.lease_until});
+      last_lease_.push_back(
+          {leased[i].fp, std::move(*texts[i]), leased[i].depth, leased[i].lease_until});
     }
   }
   return absl::OkStatus();

@@ -182,6 +182,22 @@ absl::StatusOr<std::optional<std::string>> FrontierTable::UrlOf(const UrlRecord&
   return urls->TextOf(record.url_id);
 }
 
+absl::Status FrontierTable::UrlsOfIds(absl::Span<const int64_t> ids,
+                                      std::vector<std::optional<std::string>>* urls) {
+  urls->clear();
+  if (ids.empty()) return absl::OkStatus();
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * table, UrlsOf());
+  for (int64_t id : ids) {
+    if (id == kNoUrlId) {
+      urls->emplace_back();
+      continue;
+    }
+    CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> url, table->TextOf(id));
+    urls->push_back(std::move(url));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view normalised) {
   absl::StatusOr<identity::NormalizedUrl> url =
       identity::NormalizedUrl::FromNormalizedText(std::string(normalised));

@@ -142,6 +142,9 @@ class FrontierTable : public ShadowBackedTable {
   absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
   // A record's URL, read from `urls`; nullopt when `urls` no longer holds it.
   absl::StatusOr<std::optional<std::string>> UrlOf(const UrlRecord& record);
+  // The same for many records' ids at once (one catch-up of `urls`): *urls[i] is ids[i]'s URL.
+  absl::Status UrlsOfIds(absl::Span<const int64_t> ids,
+                         std::vector<std::optional<std::string>>* urls);
 
   // What crawl_add would do with `url` found on `parent` (nullptr for a seed), on the state as
   // it is now: known (0), refused (the reason), or new at `depth`.
