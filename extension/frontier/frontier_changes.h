@@ -20,8 +20,9 @@
 //
 // A time is one varint t: t = 0 is 0 s (a record that was never due or fetched: most of them);
 // t odd is a whole number of milliseconds, zigzag((t − 1) / 2) of them; t = 2 is followed by the
-// time as f64 (a time that is no whole number of ms). So a queued URL costs about 22 bytes of
-// body, of which zstd leaves about 14 (the fingerprint's 8 do not compress).
+// time as f64 (a time that is no whole number of ms). So a queued URL costs about 20 bytes of
+// body; compressed, the snapshot of bench/scale.sh's crawl takes 10.8 bytes per URL at 1 M URLs
+// (the fingerprint's 8 bytes hardly compress).
 //
 // Hosts come first, in id order, so that the URLs may name hosts the same set creates. Only new
 // records (kind 2) carry the URL's id in `urls`; updates keep the id the reader already holds.
