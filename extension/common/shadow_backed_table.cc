@@ -6,10 +6,16 @@
 namespace crawldb {
 
 absl::Status ShadowBackedTable::UpgradeFormat() {
+  if (format_current_) return absl::OkStatus();
   CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> stored,
                            shadow_.ReadConfig(db_, schema_, name_, "format_version"));
   const std::string current = absl::StrCat(shadow_.format_version());
-  if (stored == current) return absl::OkStatus();
+  // Read as current at a commit's start, the version was committed before (one xSync per
+  // transaction): no rollback can take it back. Written here, it is read again next time.
+  if (stored == current) {
+    format_current_ = true;
+    return absl::OkStatus();
+  }
   return shadow_.WriteConfig(db_, schema_, name_, "format_version", current);
 }
 

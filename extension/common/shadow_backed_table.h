@@ -84,6 +84,7 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   std::string schema_;
   std::string name_;
   std::unique_ptr<StatementCache> statements_;  // made at the first Use after a (re)name
+  bool format_current_ = false;  // UpgradeFormat found this build's version committed
 };
 
 }  // namespace crawldb
