@@ -149,10 +149,8 @@ bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
 
 }  // namespace
 
-void EncodeChangeSet(const ChangeSet& changes, std::string* blob) {
-  // The body is built in one buffer per thread, reused: see the note on `blob` in the header.
-  thread_local std::string body;
-  std::string& out = body;
+void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* blob) {
+  std::string& out = *body;
   out.clear();
   codecs::AppendVarint(changes.hosts.size(), &out);
   for (const HostChange& host : changes.hosts) {
@@ -174,7 +172,7 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* blob) {
   }
   blob->clear();
   blob->push_back(static_cast<char>(kChangeFormatVersion));
-  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, blob);
+  codecs::AppendPackedBytes(*body, codecs::kFastZstdLevel, blob);
   AppendU64(XXH3_64bits(blob->data(), blob->size()), blob);
 }
 

@@ -82,9 +82,10 @@ struct ChangeSet {
   bool empty() const { return hosts.empty() && urls.empty(); }
 };
 
-// Replaces `*blob` with the encoding of `changes`. The buffer keeps its capacity, so that a
-// caller that reuses one buffer does not allocate (and fault in) fresh memory for every blob.
-void EncodeChangeSet(const ChangeSet& changes, std::string* blob);
+// Replaces `*blob` with the encoding of `changes`, built in `*body` first. The buffers keep their
+// capacity, so that a caller that reuses them does not allocate (and fault in) fresh memory for
+// every blob.
+void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* blob);
 
 inline absl::Span<const uint8_t> BytesOf(const std::string& blob) {
   return {reinterpret_cast<const uint8_t*>(blob.data()), blob.size()};

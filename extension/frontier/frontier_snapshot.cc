@@ -175,7 +175,7 @@ absl::Status FrontierTable::Sync() {
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
-  EncodeChangeSet(changes, &blob_);
+  EncodeChangeSet(changes, &body_, &blob_);
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
   {
@@ -208,7 +208,7 @@ absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
 
 absl::StatusOr<int64_t> FrontierTable::WritePart(size_t part, int64_t seq) {
   store_.PartSnapshot(part, &part_changes_);
-  EncodeChangeSet(part_changes_, &blob_);
+  EncodeChangeSet(part_changes_, &body_, &blob_);
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(part)));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));

@@ -250,6 +250,7 @@ class FrontierTable : public ShadowBackedTable {
   // Reused by every log row and snapshot part this connection writes: a part of a large frontier
   // is hundreds of kB, and fresh buffers of that size cost page faults on every commit.
   ChangeSet part_changes_;
+  std::string body_;
   std::string blob_;
 };
 

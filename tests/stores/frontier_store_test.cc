@@ -94,8 +94,8 @@ std::vector<std::string> RedditUrls(size_t count) {
 }
 
 std::vector<uint8_t> Encoded(const ChangeSet& changes) {
-  std::string blob;
-  EncodeChangeSet(changes, &blob);
+  std::string body, blob;
+  EncodeChangeSet(changes, &body, &blob);
   return {blob.begin(), blob.end()};
 }
 
