@@ -12,8 +12,8 @@ namespace {
 
 enum Packing : uint8_t { kPlain = 0, kZstd = 1 };
 
-// Contexts are made per call, not kept per thread: thread_local objects in a module loaded with
-// load_extension crash LeakSanitizer's thread scan at exit.
+// A compression context is made per call: runs are packed once per commit or snapshot part, and
+// the codec keeps no per-thread state.
 struct CCtxFree {
   void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
 };
