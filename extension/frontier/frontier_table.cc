@@ -248,19 +248,23 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
 absl::Status FrontierTable::CheckStore(std::vector<std::string>* found) {
   store_.Check(found);
   // Each record's id names its URL in `urls` (or none: a URL deleted there).
-  std::vector<std::pair<uint64_t, UrlRecord>> records;
+  std::vector<uint64_t> fps;
+  std::vector<int64_t> ids;
   store_.ForEachRecord([&](uint64_t fp, const UrlRecord& record) {
-    if (record.url_id != kNoUrlId) records.emplace_back(fp, record);
+    fps.push_back(fp);
+    ids.push_back(record.url_id);
   });
-  for (const auto& [fp, record] : records) {
-    CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> url, UrlOf(record));
-    if (!url.has_value()) continue;
-    const int64_t sql_fp = identity::FingerprintToSql(fp);
-    if (identity::UrlFingerprint(*url) != fp) {
+  std::vector<std::optional<std::string>> urls;
+  CRAWLDB_RETURN_IF_ERROR(UrlsOfIds(ids, &urls));
+  for (size_t i = 0; i < fps.size(); ++i) {
+    if (!urls[i].has_value()) continue;
+    const int64_t sql_fp = identity::FingerprintToSql(fps[i]);
+    const uint32_t host = store_.Find(fps[i])->host;
+    if (identity::UrlFingerprint(*urls[i]) != fps[i]) {
       found->push_back(
-          absl::StrCat("URL ", sql_fp, " names id ", record.url_id, " which holds another URL"));
-    } else if (record.host < store_.host_count() &&
-               identity::UrlHost(*url) != store_.host(record.host).name) {
+          absl::StrCat("URL ", sql_fp, " names id ", ids[i], " which holds another URL"));
+    } else if (host < store_.host_count() &&
+               identity::UrlHost(*urls[i]) != store_.host(host).name) {
       found->push_back(absl::StrCat("URL ", sql_fp, " is not of its host"));
     }
   }
