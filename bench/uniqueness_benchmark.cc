@@ -251,7 +251,9 @@ class StoreChecker : public Checker {
       absl::StatusOr<std::optional<int64_t>> id = store_.Find(key);
       if (!id.ok()) Die(std::string(id.status().message()));
       if (!id->has_value()) {
-        store_.Add(key);
+        if (absl::StatusOr<int64_t> added_id = store_.Add(key); !added_id.ok()) {
+          Die(std::string(added_id.status().message()));
+        }
         ++added;
       }
     }

@@ -433,7 +433,7 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
       }
       std::string key = crawldb::identity::CanonicalKey(*url);
       std::optional<int64_t> id = Must(store.Find(key), "UrlStore::Find");
-      if (!id.has_value()) store.Add(key);
+      if (!id.has_value()) Must(store.Add(key), "UrlStore::Add");
     }
     store.ClearUndo();  // what a commit does
   });
@@ -448,14 +448,13 @@ Row RunStore(const DataSet& set, const Queries& queries, Report* report) {
   row.bytes_per_url = static_cast<double>(store.MemoryBytes()) / set.urls.size();
   const double n = static_cast<double>(set.urls.size());
   const size_t base_memory = store.base().MemoryBytes();
-  const size_t tail_after = store.tail().MemoryBytes();
   report->notes.push_back(absl::StrFormat(
-      "C++ API: memory %.1f bytes/URL before optimize (all in the tail), %.1f after: base %.1f "
-      "(its stored parts %.1f), empty tail %.1f, deleted set + undo log %.1f",
+      "C++ API: memory %.1f bytes/URL before optimize (all pending in their parts), %.1f after: "
+      "base %.1f (its stored parts %.1f), the rest (empty parts, id map, deleted set, undo log) "
+      "%.1f",
       static_cast<double>(tail_memory) / n, *row.bytes_per_url,
       static_cast<double>(base_memory) / n, static_cast<double>(store.base().StoredBytes()) / n,
-      static_cast<double>(tail_after) / n,
-      static_cast<double>(store.MemoryBytes() - base_memory - tail_after) / n));
+      static_cast<double>(store.MemoryBytes() - base_memory) / n));
 
   size_t misses = 0;
   int64_t id_sum = 0;

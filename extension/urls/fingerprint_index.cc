@@ -23,7 +23,7 @@ void FingerprintIndex::Invalidate() {
   tail_.clear();
 }
 
-absl::Status FingerprintIndex::Refresh(const UrlStore& store) {
+absl::Status FingerprintIndex::Refresh(UrlStore& store) {
   if (!base_built_) {
     base_.clear();
     base_.reserve(store.base().size());
@@ -46,16 +46,31 @@ absl::Status FingerprintIndex::Refresh(const UrlStore& store) {
     tail_indexed_ = 0;
     tail_rewinds_ = store.tail_rewinds();
   }
-  size_t old_size = tail_.size();
-  for (size_t i = tail_indexed_; i < store.tail_size(); ++i) {
-    // Deleted ids too (Find filters them): a rollback may bring one back.
-    const int64_t id = static_cast<int64_t>(store.base().size() + i + 1);
-    absl::StatusOr<std::optional<std::string>> key = store.StoredKey(id);
-    if (!key.ok()) return key.status();
-    if (!key->has_value()) continue;
-    absl::StatusOr<uint64_t> fp = FingerprintOfKey(**key);
-    if (!fp.ok()) return fp.status();
-    tail_.emplace_back(*fp, id);
+  // The ids given since the last refresh, a part at a time (each part read once), deleted ids
+  // too (Find filters them): a rollback may bring one back.
+  const int64_t indexed_max = static_cast<int64_t>(store.base().size() + tail_indexed_);
+  const size_t old_size = tail_.size();
+  if (store.tail_size() > tail_indexed_) {
+    std::string key;
+    for (size_t number = 0; number < kUrlParts; ++number) {
+      absl::StatusOr<std::shared_ptr<LoadedPart>> held = store.Part(number);
+      if (!held.ok()) return held.status();
+      const LoadedPart& part = **held;
+      for (size_t rank = 0; rank < part.run->size(); ++rank) {
+        const int64_t id = part.run->IdAt(rank);
+        if (id <= indexed_max) continue;
+        if (absl::Status status = part.run->Get(rank, &key); !status.ok()) return status;
+        absl::StatusOr<uint64_t> fp = FingerprintOfKey(key);
+        if (!fp.ok()) return fp.status();
+        tail_.emplace_back(*fp, id);
+      }
+      for (size_t i = 0; i < part.pending.size(); ++i) {
+        if (part.pending.id(i) <= indexed_max) continue;
+        absl::StatusOr<uint64_t> fp = FingerprintOfKey(part.pending.key(i));
+        if (!fp.ok()) return fp.status();
+        tail_.emplace_back(*fp, part.pending.id(i));
+      }
+    }
   }
   tail_indexed_ = store.tail_size();
   std::sort(tail_.begin() + static_cast<ptrdiff_t>(old_size), tail_.end());
@@ -63,7 +78,7 @@ absl::Status FingerprintIndex::Refresh(const UrlStore& store) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<int64_t>> FingerprintIndex::Find(const UrlStore& store, uint64_t fp) {
+absl::StatusOr<std::vector<int64_t>> FingerprintIndex::Find(UrlStore& store, uint64_t fp) {
   if (absl::Status status = Refresh(store); !status.ok()) return status;
   std::vector<int64_t> ids;
   for (const std::vector<Entry>* part : {&base_, &tail_}) {

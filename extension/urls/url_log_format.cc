@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "codecs/packed_bytes.h"
 #include "codecs/varint.h"
+#include "extension/urls/url_part.h"
 
 namespace crawldb::urls {
 namespace {
@@ -61,19 +62,15 @@ std::vector<uint8_t> EncodeLogIds(absl::Span<const int64_t> ids) {
 
 absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
                                                             std::string* scratch) {
-  const bool plain = !blob.empty() && blob[0] == kPlainLogKeysFormatVersion;
   const uint8_t* p = nullptr;
-  absl::StatusOr<uint64_t> count =
-      ReadHeader(blob, plain ? kPlainLogKeysFormatVersion : kLogKeysFormatVersion, &p);
+  absl::StatusOr<uint64_t> count = ReadHeader(blob, kLogKeysFormatVersion, &p);
   if (!count.ok()) return count.status();
   const uint8_t* end = blob.data() + blob.size();
-  if (!plain) {
-    absl::Status read = codecs::ReadPackedBytes({p, static_cast<size_t>(end - p)}, kMaxBodyBytes,
-                                                "url log", scratch);
-    if (!read.ok()) return read;
-    p = reinterpret_cast<const uint8_t*>(scratch->data());
-    end = p + scratch->size();
-  }
+  absl::Status read =
+      codecs::ReadPackedBytes({p, static_cast<size_t>(end - p)}, kMaxBodyBytes, "url log", scratch);
+  if (!read.ok()) return read;
+  p = reinterpret_cast<const uint8_t*>(scratch->data());
+  end = p + scratch->size();
   // Every key takes at least one byte, which bounds the count before anything is reserved.
   if (*count > static_cast<uint64_t>(end - p)) return Corrupt("bad count");
   std::vector<std::string_view> keys;
@@ -105,6 +102,76 @@ absl::StatusOr<std::vector<int64_t>> DecodeLogIds(absl::Span<const uint8_t> blob
     if (p == nullptr || id == 0 || id > static_cast<uint64_t>(INT64_MAX)) {
       return Corrupt(absl::StrCat("id ", i, " is malformed"));
     }
+    ids.push_back(static_cast<int64_t>(id));
+  }
+  if (p != end) return Corrupt("bytes after the last id");
+  return ids;
+}
+
+std::vector<uint8_t> EncodeLogParts(const LogParts& parts) {
+  std::string blob(1, static_cast<char>(kLogPartsFormatVersion));
+  codecs::AppendVarint(static_cast<uint64_t>(parts.added_count), &blob);
+  codecs::AppendVarint(parts.parts.size(), &blob);
+  size_t previous = 0;
+  for (size_t part : parts.parts) {
+    codecs::AppendVarint(part - previous, &blob);
+    previous = part;
+  }
+  return {blob.begin(), blob.end()};
+}
+
+absl::StatusOr<LogParts> DecodeLogParts(absl::Span<const uint8_t> blob) {
+  const uint8_t* p = nullptr;
+  absl::StatusOr<uint64_t> added = ReadHeader(blob, kLogPartsFormatVersion, &p);
+  if (!added.ok()) return added.status();
+  const uint8_t* end = blob.data() + blob.size();
+  uint64_t count = 0;
+  p = codecs::ReadVarint(p, end, &count);
+  if (p == nullptr || count > kUrlParts || *added > static_cast<uint64_t>(INT64_MAX)) {
+    return Corrupt("bad part count");
+  }
+  LogParts parts;
+  parts.added_count = static_cast<int64_t>(*added);
+  uint64_t part = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t gap = 0;
+    p = codecs::ReadVarint(p, end, &gap);
+    if (p == nullptr || (i > 0 && gap == 0) || gap >= kUrlParts || part + gap >= kUrlParts) {
+      return Corrupt(absl::StrCat("part ", i, " is malformed"));
+    }
+    part += gap;
+    parts.parts.push_back(static_cast<size_t>(part));
+  }
+  if (p != end) return Corrupt("bytes after the last part");
+  return parts;
+}
+
+std::vector<uint8_t> EncodeIdGaps(absl::Span<const int64_t> ids) {
+  std::string blob(1, static_cast<char>(kIdGapsFormatVersion));
+  codecs::AppendVarint(ids.size(), &blob);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    codecs::AppendVarint(static_cast<uint64_t>(i == 0 ? ids[0] : ids[i] - ids[i - 1] - 1), &blob);
+  }
+  return {blob.begin(), blob.end()};
+}
+
+absl::StatusOr<std::vector<int64_t>> DecodeIdGaps(absl::Span<const uint8_t> blob) {
+  const uint8_t* p = nullptr;
+  absl::StatusOr<uint64_t> count = ReadHeader(blob, kIdGapsFormatVersion, &p);
+  if (!count.ok()) return count.status();
+  const uint8_t* end = blob.data() + blob.size();
+  if (*count > static_cast<uint64_t>(end - p)) return Corrupt("bad count");  // a byte per id
+  std::vector<int64_t> ids;
+  ids.reserve(*count);
+  uint64_t id = 0;
+  for (uint64_t i = 0; i < *count; ++i) {
+    uint64_t gap = 0;
+    p = codecs::ReadVarint(p, end, &gap);
+    const uint64_t next = i == 0 ? gap : id + gap + 1;
+    if (p == nullptr || next == 0 || next > static_cast<uint64_t>(INT64_MAX) || next < id) {
+      return Corrupt(absl::StrCat("id ", i, " is malformed"));
+    }
+    id = next;
     ids.push_back(static_cast<int64_t>(id));
   }
   if (p != end) return Corrupt("bytes after the last id");

@@ -6,56 +6,72 @@
 #include "absl/strings/str_cat.h"
 
 namespace crawldb::urls {
+namespace {
+
+constexpr size_t kDefaultCacheBytes = size_t{256} << 20;
+// The share of the cache bound the id map's chunks may take.
+constexpr size_t kIdChunkShare = 16;
+
+}  // namespace
+
+size_t LoadedPart::MemoryBytes() const {
+  return sizeof(*this) + run->MemoryBytes() + pending.MemoryBytes() +
+         ranks_by_id.capacity() * sizeof(uint32_t);
+}
+
+UrlStore::UrlStore(UrlStoreSource* source) : source_(source), slots_(kUrlParts) {
+  set_cache_bytes(kDefaultCacheBytes);
+  Reset(UrlBase());
+}
+
+void UrlStore::set_cache_bytes(size_t bytes) {
+  cache_bytes_ = bytes;
+  id_parts_.set_max_chunks(std::max<size_t>(4, bytes / kIdChunkShare / (2 * kIdsPerChunk)));
+}
 
 void UrlStore::Reset(UrlBase base) {
   base_ = std::move(base);
-  tail_ = std::make_unique<UrlTail>();
-  for (std::unique_ptr<UrlPart>& part : parts_) part.reset();
+  max_id_ = static_cast<int64_t>(base_.size());
+  for (Slot& slot : slots_) slot = Slot();
+  held_bytes_ = 0;
+  IdPartMap::Loader loader;
+  if (source_ != nullptr) {
+    loader = [this](int64_t chunk) { return source_->ReadIdChunk(chunk); };
+  }
+  id_parts_.Reset(max_id_ + 1, std::move(loader));
   own_parts_model_.reset();
   deleted_.clear();
   undo_.clear();
 }
 
-const UrlPart& UrlStore::part(size_t part) const {
-  static const UrlPart empty;
-  return parts_[part] != nullptr ? *parts_[part] : empty;
-}
+void UrlStore::SetMaxId(int64_t max_id) { max_id_ = std::max(max_id_, max_id); }
 
 void UrlStore::SetPartsModel(std::shared_ptr<const codecs::UrlBlockModel> model) {
   own_parts_model_ = std::move(model);
 }
 
-absl::Status UrlStore::InstallPart(size_t part, UrlPart stored) {
-  const int64_t base_size = static_cast<int64_t>(base_.size());
-  if (stored.through_id() > max_id()) GrowTo(stored.through_id());
-  for (size_t rank = 0; rank < stored.size(); ++rank) {
-    const int64_t id = stored.IdAt(rank);
-    if (id <= base_size) {
-      return absl::DataLossError(absl::StrCat("url part ", part, ": id ", id, " is in the base"));
-    }
+absl::Status UrlStore::ReplayAdds(int64_t first_id, int64_t count) {
+  if (first_id != max_id_ + 1 || count < 0) {
+    return absl::DataLossError(
+        absl::StrCat("url log: ids from ", first_id, " follow id ", max_id_));
   }
-  UnlocatePart(part);
-  tail_->ResolvePart(
-      part, static_cast<size_t>(stored.through_id() - base_size), stored.size(),
-      [&](size_t rank) { return static_cast<size_t>(stored.IdAt(rank) - base_size - 1); });
-  parts_[part] = std::make_unique<UrlPart>(std::move(stored));
+  id_parts_.Forget(first_id);
+  max_id_ += count;
   return absl::OkStatus();
 }
 
-void UrlStore::GrowTo(int64_t id) {
-  if (id > max_id()) tail_->Grow(static_cast<size_t>(id - static_cast<int64_t>(base_.size())));
+absl::Status UrlStore::ReplayDelete(int64_t id) {
+  if (!Delete(id)) {
+    return absl::DataLossError(absl::StrCat("url log: deletes id ", id, ", which is not live"));
+  }
+  return absl::OkStatus();
 }
 
-absl::Status UrlStore::LoadPending(std::string_view key, int64_t id) {
-  const int64_t index = id - static_cast<int64_t>(base_.size()) - 1;
-  if (index < 0) return absl::DataLossError(absl::StrCat("url log: id ", id, " is in the base"));
-  GrowTo(id);
-  if (tail_->IsPending(static_cast<size_t>(index)) || tail_->Locate(static_cast<size_t>(index))) {
-    return absl::DataLossError(absl::StrCat("url log: id ", id, " is stored twice"));
-  }
-  if (std::optional<size_t> old = tail_->Find(key)) tail_->Unindex(*old);
-  tail_->SetPending(static_cast<size_t>(index), key);
-  return absl::OkStatus();
+void UrlStore::ForgetPart(size_t part) {
+  Slot& slot = slots_[part];
+  if (slot.held == nullptr || source_ == nullptr) return;
+  held_bytes_ -= slot.bytes;
+  slot = Slot();
 }
 
 std::shared_ptr<const codecs::UrlBlockModel> UrlStore::PartsModel() const {
@@ -64,12 +80,100 @@ std::shared_ptr<const codecs::UrlBlockModel> UrlStore::PartsModel() const {
   return nullptr;
 }
 
+absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
+  auto loaded = std::make_shared<LoadedPart>();
+  if (source_ == nullptr) return loaded;
+  absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> run = source_->ReadRun(part);
+  if (!run.ok()) return run.status();
+  if (run->has_value()) {
+    if (PartsModel() == nullptr) {
+      return absl::DataLossError(absl::StrCat("url part ", part, " has no model to read it"));
+    }
+    absl::StatusOr<UrlPart> decoded = UrlPart::Load((*run)->data, PartsModel());
+    if (!decoded.ok()) return decoded.status();
+    for (size_t rank = 0; rank < decoded->size(); ++rank) {
+      const int64_t id = decoded->IdAt(rank);
+      if (id <= static_cast<int64_t>(base_.size()) || id > max_id_) {
+        return absl::DataLossError(
+            absl::StrCat("url part ", part, ": id ", id, " is out of range"));
+      }
+    }
+    loaded->run = std::make_shared<const UrlPart>(*std::move(decoded));
+    loaded->run_seq = (*run)->seq;
+  }
+  int64_t last_id = static_cast<int64_t>(base_.size());
+  absl::Status status =
+      source_->ReadPending(part, loaded->run_seq, [&](int64_t id, std::string_view key) {
+        if (id <= last_id || id > max_id_) {
+          return absl::DataLossError(
+              absl::StrCat("url part ", part, ": pending id ", id, " is out of order or range"));
+        }
+        if (UrlPartOf(key) != part) {
+          return absl::DataLossError(
+              absl::StrCat("url part ", part, ": pending id ", id, " belongs to another part"));
+        }
+        last_id = id;
+        loaded->pending.Append(id, key);
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
+  return loaded;
+}
+
+absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Part(size_t part) {
+  Slot& slot = slots_[part];
+  slot.used = ++tick_;
+  if (slot.held != nullptr) return slot.held;
+  absl::StatusOr<std::shared_ptr<LoadedPart>> loaded = Load(part);
+  if (!loaded.ok()) return loaded.status();
+  slot.held = *std::move(loaded);
+  slot.bytes = slot.held->MemoryBytes();
+  held_bytes_ += slot.bytes;
+  std::shared_ptr<LoadedPart> held = slot.held;
+  Evict(part);
+  return held;
+}
+
+void UrlStore::Recount(size_t part) {
+  Slot& slot = slots_[part];
+  held_bytes_ -= slot.bytes;
+  slot.bytes = slot.held == nullptr ? 0 : slot.held->MemoryBytes();
+  held_bytes_ += slot.bytes;
+}
+
+void UrlStore::Evict(size_t keep) {
+  if (source_ == nullptr) return;
+  while (held_bytes_ > cache_bytes_) {
+    size_t oldest = kUrlParts;
+    for (size_t part = 0; part < kUrlParts; ++part) {
+      const Slot& slot = slots_[part];
+      if (part == keep || slot.held == nullptr || slot.uncommitted > 0) continue;
+      if (oldest == kUrlParts || slot.used < slots_[oldest].used) oldest = part;
+    }
+    if (oldest == kUrlParts) return;
+    ForgetPart(oldest);
+  }
+}
+
+size_t UrlStore::held_parts() const {
+  size_t held = 0;
+  for (const Slot& slot : slots_) held += slot.held != nullptr;
+  return held;
+}
+
+size_t UrlStore::HeldPendingBytes() const {
+  size_t bytes = 0;
+  for (const Slot& slot : slots_) bytes += slot.held ? slot.held->pending.key_bytes() : 0;
+  return bytes;
+}
+
 absl::Status UrlStore::TrainPartsModel() {
   // Whole blocks of the pending keys in order, spread over all of them (UrlBaseSampler).
   std::vector<std::string_view> keys;
-  keys.reserve(tail_->pending_count());
-  for (size_t part = 0; part < kUrlParts; ++part) {
-    for (uint32_t index : tail_->Pending(part)) keys.push_back(tail_->Key(index));
+  for (const Slot& slot : slots_) {
+    if (slot.held == nullptr) continue;
+    for (size_t i = 0; i < slot.held->pending.size(); ++i)
+      keys.push_back(slot.held->pending.key(i));
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
@@ -81,29 +185,33 @@ absl::Status UrlStore::TrainPartsModel() {
   return absl::OkStatus();
 }
 
-absl::Status UrlStore::MergePart(size_t part) {
+absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
   if (PartsModel() == nullptr) {
     if (absl::Status status = TrainPartsModel(); !status.ok()) return status;
   }
-  const int64_t base_size = static_cast<int64_t>(base_.size());
-  // The pending keys, live ones, sorted; then merged with the part's live keys.
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part);
+  if (!held.ok()) return held.status();
+  const LoadedPart& old = **held;
+  // The pending keys, live ones, sorted; then merged with the run's live keys.
   struct Keyed {
     std::string_view key;
     int64_t id;
   };
   std::vector<Keyed> pending;
-  for (uint32_t index : tail_->Pending(part)) {
-    const int64_t id = TailId(index);
-    if (!deleted_.contains(id)) pending.push_back({tail_->Key(index), id});
+  for (size_t i = 0; i < old.pending.size(); ++i) {
+    if (!deleted_.contains(old.pending.id(i))) {
+      pending.push_back({old.pending.key(i), old.pending.id(i)});
+    }
   }
   std::sort(pending.begin(), pending.end(),
             [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
-  const UrlPart& old = this->part(part);
-  BlockKeys old_keys;  // every key of the old part, decoded
+  BlockKeys old_keys;  // every key of the old run, decoded
   {
     BlockKeys block;
-    for (size_t b = 0; b < old.keys().block_count(); ++b) {
-      if (absl::Status status = old.keys().DecodeBlock(b, &block); !status.ok()) return status;
+    for (size_t b = 0; b < old.run->keys().block_count(); ++b) {
+      if (absl::Status status = old.run->keys().DecodeBlock(b, &block); !status.ok()) {
+        return status;
+      }
       for (size_t i = 0; i < block.size(); ++i) old_keys.Append(block[i]);
     }
   }
@@ -119,7 +227,7 @@ absl::Status UrlStore::MergePart(size_t part) {
     }
   };
   for (size_t rank = 0; rank < old_keys.size(); ++rank) {
-    const int64_t id = old.IdAt(rank);
+    const int64_t id = old.run->IdAt(rank);
     if (deleted_.contains(id)) continue;
     const std::string_view key = old_keys[rank];
     take_pending_below(&key);
@@ -133,66 +241,49 @@ absl::Status UrlStore::MergePart(size_t part) {
                                               ids[i], " hold the same live URL"));
     }
   }
-  absl::StatusOr<UrlPart> merged = UrlPart::Build(keys, ids, max_id(), PartsModel());
+  absl::StatusOr<UrlPart> merged = UrlPart::Build(keys, ids, max_id_, PartsModel());
   if (!merged.ok()) return merged.status();
-  UnlocatePart(part);
-  tail_->ResolvePart(part, tail_->size(), merged->size(), [&](size_t rank) {
-    return static_cast<size_t>(merged->IdAt(rank) - base_size - 1);
-  });
-  parts_[part] = std::make_unique<UrlPart>(*std::move(merged));
+  auto next_part = std::make_shared<LoadedPart>();
+  next_part->run = std::make_shared<const UrlPart>(*std::move(merged));
+  next_part->run_seq = seq;
+  Slot& slot = slots_[part];
+  slot.held = std::move(next_part);
+  slot.uncommitted = 0;
+  Recount(part);
   return absl::OkStatus();
 }
 
-void UrlStore::UnlocatePart(size_t part) {
-  // Ids the new part drops (deleted) must not point at its ranks.
-  const UrlPart& old = this->part(part);
-  const int64_t base_size = static_cast<int64_t>(base_.size());
-  for (size_t rank = 0; rank < old.size(); ++rank) {
-    tail_->Unlocate(static_cast<size_t>(old.IdAt(rank) - base_size - 1));
-  }
-}
-
-size_t UrlStore::PartsStoredBytes() const {
-  size_t bytes = 0;
-  for (const std::unique_ptr<UrlPart>& part : parts_) bytes += part ? part->StoredBytes() : 0;
-  return bytes;
-}
-
-size_t UrlStore::merged_count() const {
-  size_t count = 0;
-  for (const std::unique_ptr<UrlPart>& part : parts_) count += part ? part->size() : 0;
-  return count;
-}
-
 bool UrlStore::IsLive(int64_t id) const {
-  return id >= 1 && id <= max_id() && !deleted_.contains(id);
+  return id >= 1 && id <= max_id_ && !deleted_.contains(id);
 }
 
-absl::StatusOr<std::optional<int64_t>> UrlStore::Find(std::string_view key) const {
+absl::StatusOr<std::optional<int64_t>> UrlStore::Find(std::string_view key) {
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(UrlPartOf(key));
+  if (!held.ok()) return held.status();
+  const LoadedPart& part = **held;
   // Newest first: a URL deleted and added again has its live id in the newer place.
-  if (std::optional<size_t> index = tail_->Find(key)) {
-    int64_t id = TailId(*index);
+  if (std::optional<size_t> index = part.pending.Find(key)) {
+    const int64_t id = part.pending.id(*index);
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
   }
-  const UrlPart& part = this->part(UrlPartOf(key));
-  if (part.size() > 0) {
-    absl::StatusOr<std::optional<size_t>> rank = part.Find(key);
+  if (part.run->size() > 0) {
+    absl::StatusOr<std::optional<size_t>> rank = part.run->Find(key);
     if (!rank.ok()) return rank.status();
     if (rank->has_value()) {
-      int64_t id = part.IdAt(**rank);
+      const int64_t id = part.run->IdAt(**rank);
       if (!deleted_.contains(id)) return std::optional<int64_t>(id);
     }
   }
   absl::StatusOr<std::optional<size_t>> rank = base_.Find(key);
   if (!rank.ok()) return rank.status();
   if (rank->has_value()) {
-    int64_t id = static_cast<int64_t>(**rank) + 1;
+    const int64_t id = static_cast<int64_t>(**rank) + 1;
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
   }
   return std::optional<int64_t>();
 }
 
-absl::StatusOr<std::optional<std::string>> UrlStore::KeyOf(int64_t id) const {
+absl::StatusOr<std::optional<std::string>> UrlStore::KeyOf(int64_t id) {
   if (!IsLive(id)) return std::optional<std::string>();
   absl::StatusOr<std::optional<std::string>> key = StoredKey(id);
   if (key.ok() && !key->has_value()) {
@@ -201,8 +292,8 @@ absl::StatusOr<std::optional<std::string>> UrlStore::KeyOf(int64_t id) const {
   return key;
 }
 
-absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) const {
-  if (id < 1 || id > max_id()) return std::optional<std::string>();
+absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
+  if (id < 1 || id > max_id_) return std::optional<std::string>();
   std::string key;
   if (static_cast<size_t>(id) <= base_.size()) {
     if (absl::Status status = base_.Get(static_cast<size_t>(id - 1), &key); !status.ok()) {
@@ -210,53 +301,75 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) const
     }
     return std::optional<std::string>(std::move(key));
   }
-  const size_t index = static_cast<size_t>(id) - base_.size() - 1;
-  if (tail_->IsPending(index)) return std::optional<std::string>(tail_->Key(index));
-  std::optional<UrlTail::Location> location = tail_->Locate(index);
-  if (!location.has_value()) return std::optional<std::string>();
-  if (absl::Status status = part(location->part).Get(location->rank, &key); !status.ok()) {
-    return status;
+  absl::StatusOr<size_t> part_number = id_parts_.PartOf(id);
+  if (!part_number.ok()) return part_number.status();
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(*part_number);
+  if (!held.ok()) return held.status();
+  LoadedPart& part = **held;
+  if (std::optional<size_t> index = part.pending.FindId(id)) {
+    return std::optional<std::string>(part.pending.key(*index));
   }
+  const UrlPart& run = *part.run;
+  if (part.ranks_by_id.size() != run.size()) {
+    part.ranks_by_id.resize(run.size());
+    for (size_t rank = 0; rank < run.size(); ++rank) {
+      part.ranks_by_id[rank] = static_cast<uint32_t>(rank);
+    }
+    std::sort(part.ranks_by_id.begin(), part.ranks_by_id.end(),
+              [&](uint32_t a, uint32_t b) { return run.IdAt(a) < run.IdAt(b); });
+    Recount(*part_number);
+  }
+  auto it = std::lower_bound(part.ranks_by_id.begin(), part.ranks_by_id.end(), id,
+                             [&](uint32_t rank, int64_t value) { return run.IdAt(rank) < value; });
+  if (it == part.ranks_by_id.end() || run.IdAt(*it) != id) return std::optional<std::string>();
+  if (absl::Status status = run.Get(*it, &key); !status.ok()) return status;
   return std::optional<std::string>(std::move(key));
 }
 
-int64_t UrlStore::Add(std::string_view key) {
-  // A deleted copy in the tail stays indexed until now; the new entry replaces it.
-  if (std::optional<size_t> old = tail_->Find(key)) {
-    tail_->Unindex(*old);
-    undo_.push_back({Op::kUnindex, static_cast<int64_t>(*old)});
+absl::Status UrlStore::IdsInRange(size_t part_number, std::string_view low, std::string_view high,
+                                  std::vector<int64_t>* ids) {
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part_number);
+  if (!held.ok()) return held.status();
+  const LoadedPart& part = **held;
+  if (part.run->size() > 0) {
+    absl::StatusOr<size_t> begin = part.run->keys().LowerBound(low);
+    if (!begin.ok()) return begin.status();
+    absl::StatusOr<size_t> end = part.run->keys().LowerBound(high);
+    if (!end.ok()) return end.status();
+    for (size_t rank = *begin; rank < *end; ++rank) ids->push_back(part.run->IdAt(rank));
   }
-  size_t index = tail_->Append(key);
-  undo_.push_back({Op::kAdd, static_cast<int64_t>(index)});
-  return TailId(index);
+  for (size_t i = 0; i < part.pending.size(); ++i) {
+    const std::string_view key = part.pending.key(i);
+    if (key >= low && key < high) ids->push_back(part.pending.id(i));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> UrlStore::Add(std::string_view key) {
+  const size_t part_number = UrlPartOf(key);
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part_number);
+  if (!held.ok()) return held.status();
+  const int64_t id = max_id_ + 1;
+  if (absl::Status status = id_parts_.Append(id, part_number); !status.ok()) return status;
+  // A deleted copy among the pending keys stays indexed until now; the new entry replaces it.
+  std::optional<size_t> replaced = (*held)->pending.Append(id, key);
+  max_id_ = id;
+  undo_.push_back({Op::kAdd, static_cast<uint16_t>(part_number),
+                   static_cast<int64_t>((*held)->pending.size() - 1),
+                   replaced.has_value() ? static_cast<int64_t>(*replaced) : -1});
+  Slot& slot = slots_[part_number];
+  ++slot.uncommitted;
+  const size_t grown = key.size() + 24;
+  slot.bytes += grown;
+  held_bytes_ += grown;
+  return id;
 }
 
 bool UrlStore::Delete(int64_t id) {
   if (!IsLive(id)) return false;
   deleted_.insert(id);
-  undo_.push_back({Op::kDelete, id});
+  undo_.push_back({Op::kDelete, 0, id});
   return true;
-}
-
-absl::Status UrlStore::ReplayAdd(std::string_view key, int64_t expected_id) {
-  if (expected_id != max_id() + 1) {
-    return absl::DataLossError(absl::StrCat("url log: id ", expected_id, " follows id ", max_id()));
-  }
-  absl::StatusOr<std::optional<int64_t>> existing = Find(key);
-  if (!existing.ok()) return existing.status();
-  if (existing->has_value()) {
-    return absl::DataLossError(
-        absl::StrCat("url log: id ", expected_id, " repeats the URL of id ", **existing));
-  }
-  Add(key);
-  return absl::OkStatus();
-}
-
-absl::Status UrlStore::ReplayDelete(int64_t id) {
-  if (!Delete(id)) {
-    return absl::DataLossError(absl::StrCat("url log: deletes id ", id, ", which is not live"));
-  }
-  return absl::OkStatus();
 }
 
 void UrlStore::UndoTo(size_t mark) {
@@ -264,32 +377,46 @@ void UrlStore::UndoTo(size_t mark) {
     UndoEntry entry = undo_.back();
     undo_.pop_back();
     switch (entry.op) {
-      case Op::kAdd:
-        tail_->Truncate(static_cast<size_t>(entry.value));
+      case Op::kAdd: {
+        Slot& slot = slots_[entry.part];
+        slot.held->pending.PopBack(entry.reindex < 0 ? std::nullopt
+                                                     : std::optional<size_t>(entry.reindex));
+        --slot.uncommitted;
+        --max_id_;
+        id_parts_.Truncate(max_id_);
         ++tail_rewinds_;
         break;
+      }
       case Op::kDelete:
         deleted_.erase(entry.value);
-        break;
-      case Op::kUnindex:
-        tail_->Reindex(static_cast<size_t>(entry.value));
         break;
     }
   }
 }
 
-UrlStore::Pending UrlStore::PendingSince(size_t mark) const {
+UrlStore::Pending UrlStore::PendingSince(size_t mark) {
   Pending pending;
+  pending.first_added_id = max_id_ + 1;
+  std::vector<size_t> index_of_part(kUrlParts, SIZE_MAX);
   for (size_t i = mark; i < undo_.size(); ++i) {
     const UndoEntry& entry = undo_[i];
-    if (entry.op == Op::kAdd) {
-      size_t index = static_cast<size_t>(entry.value);
-      if (pending.added_keys.empty()) pending.first_added_id = TailId(index);
-      pending.added_keys.push_back(tail_->Key(index));
-    } else if (entry.op == Op::kDelete) {
+    if (entry.op == Op::kDelete) {
       pending.deleted_ids.push_back(entry.value);
+      continue;
     }
+    const LoadedPart& part = *slots_[entry.part].held;
+    const size_t index = static_cast<size_t>(entry.value);
+    if (pending.added_count++ == 0) pending.first_added_id = part.pending.id(index);
+    if (index_of_part[entry.part] == SIZE_MAX) {
+      index_of_part[entry.part] = pending.parts.size();
+      pending.parts.push_back({entry.part, {}, {}});
+    }
+    PartAdds& adds = pending.parts[index_of_part[entry.part]];
+    adds.ids.push_back(part.pending.id(index));
+    adds.keys.push_back(part.pending.key(index));
   }
+  std::sort(pending.parts.begin(), pending.parts.end(),
+            [](const PartAdds& a, const PartAdds& b) { return a.part < b.part; });
   return pending;
 }
 
@@ -320,15 +447,31 @@ class KeyStream {
 }  // namespace
 
 absl::Status UrlStore::ForEachLiveKey(
-    const std::function<absl::Status(std::string_view key, int64_t id)>& visit) const {
-  // Streams: the base, then each part; the live pending keys sorted on their own.
+    const std::function<absl::Status(std::string_view key, int64_t id)>& visit) {
+  // Streams: the base, then each part's run; the live pending keys sorted on their own.
+  std::vector<std::shared_ptr<LoadedPart>> parts;  // held while the streams read them
   std::vector<KeyStream> streams;
   std::vector<const UrlPart*> stream_parts = {nullptr};
   streams.emplace_back(&base_);
-  for (const std::unique_ptr<UrlPart>& part : parts_) {
-    if (part == nullptr) continue;
-    streams.emplace_back(&part->keys());
-    stream_parts.push_back(part.get());
+  struct PendingKey {
+    std::string_view key;
+    int64_t id;
+  };
+  std::vector<PendingKey> pending;
+  for (size_t number = 0; number < kUrlParts; ++number) {
+    absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(number);
+    if (!held.ok()) return held.status();
+    parts.push_back(*held);
+    const LoadedPart& part = **held;
+    if (part.run->size() > 0) {
+      streams.emplace_back(&part.run->keys());
+      stream_parts.push_back(part.run.get());
+    }
+    for (size_t i = 0; i < part.pending.size(); ++i) {
+      if (!deleted_.contains(part.pending.id(i))) {
+        pending.push_back({part.pending.key(i), part.pending.id(i)});
+      }
+    }
   }
   auto greater = [&](size_t a, size_t b) { return streams[a].key() > streams[b].key(); };
   std::vector<size_t> heap;
@@ -337,23 +480,14 @@ absl::Status UrlStore::ForEachLiveKey(
     if (!streams[s].done()) heap.push_back(s);
   }
   std::make_heap(heap.begin(), heap.end(), greater);
-  // The live pending entries in key order, as indices: 4 bytes each.
-  std::vector<uint32_t> pending;
-  for (size_t i = 0; i < tail_->size(); ++i) {
-    if (tail_->IsPending(i) && !deleted_.contains(TailId(i))) {
-      pending.push_back(static_cast<uint32_t>(i));
-    }
-  }
   std::sort(pending.begin(), pending.end(),
-            [&](uint32_t a, uint32_t b) { return tail_->Key(a) < tail_->Key(b); });
+            [](const PendingKey& a, const PendingKey& b) { return a.key < b.key; });
   size_t next_pending = 0;
   while (!heap.empty() || next_pending < pending.size()) {
     if (heap.empty() || (next_pending < pending.size() &&
-                         tail_->Key(pending[next_pending]) < streams[heap.front()].key())) {
-      const uint32_t index = pending[next_pending++];
-      if (absl::Status status = visit(tail_->Key(index), TailId(index)); !status.ok()) {
-        return status;
-      }
+                         pending[next_pending].key < streams[heap.front()].key())) {
+      const PendingKey& key = pending[next_pending++];
+      if (absl::Status status = visit(key.key, key.id); !status.ok()) return status;
       continue;
     }
     std::pop_heap(heap.begin(), heap.end(), greater);
@@ -374,7 +508,7 @@ absl::Status UrlStore::ForEachLiveKey(
   return absl::OkStatus();
 }
 
-absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) const {
+absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) {
   // Pass 1: the model's training sample, spread over all the keys.
   UrlBaseSampler sampler;
   absl::Status sampled = ForEachLiveKey([&](std::string_view key, int64_t) {
@@ -386,7 +520,7 @@ absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) cons
   if (!model.ok()) return model.status();
   // Pass 2: the blocks.
   UrlBaseBuilder builder(*std::move(model));
-  if (old_to_new != nullptr) old_to_new->assign(static_cast<size_t>(max_id()) + 1, 0);
+  if (old_to_new != nullptr) old_to_new->assign(static_cast<size_t>(max_id_) + 1, 0);
   int64_t new_id = 0;
   absl::Status built = ForEachLiveKey([&](std::string_view key, int64_t id) {
     if (old_to_new != nullptr) (*old_to_new)[static_cast<size_t>(id)] = ++new_id;
@@ -399,15 +533,21 @@ absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) cons
 void UrlStore::ClearUndo() {
   undo_.clear();
   if (undo_.capacity() > 4096) undo_.shrink_to_fit();
+  for (size_t part = 0; part < kUrlParts; ++part) {
+    if (slots_[part].uncommitted > 0) {
+      slots_[part].uncommitted = 0;
+      Recount(part);
+    }
+  }
+  Evict(kUrlParts);
 }
 
 size_t UrlStore::MemoryBytes() const {
-  size_t parts = 0;
-  for (const std::unique_ptr<UrlPart>& part : parts_) parts += part ? part->MemoryBytes() : 0;
-  if (own_parts_model_ != nullptr) parts += own_parts_model_->MemoryBytes();
-  return base_.MemoryBytes() + tail_->MemoryBytes() + parts +
-         parts_.capacity() * sizeof(parts_[0]) + deleted_.capacity() * (sizeof(int64_t) + 1) +
-         undo_.capacity() * sizeof(UndoEntry);
+  size_t bytes = base_.MemoryBytes() + held_bytes_ + id_parts_.MemoryBytes() +
+                 slots_.capacity() * sizeof(Slot) + deleted_.capacity() * (sizeof(int64_t) + 1) +
+                 undo_.capacity() * sizeof(UndoEntry);
+  if (own_parts_model_ != nullptr) bytes += own_parts_model_->MemoryBytes();
+  return bytes;
 }
 
 }  // namespace crawldb::urls

@@ -1,18 +1,26 @@
-// UrlStore: every URL of one `urls` table, in memory, compressed — the arena behind the vtab.
+// UrlStore: every URL of one `urls` table — the arena behind the vtab, a cache of the file.
 //
 // Ids (design.md §2): ranks 0..B−1 of the base (url_base.h) are ids 1..B; the URLs added since
-// have ids B + 1 + i in arrival order, entry i of the tail (url_tail.h). A deleted id is
-// remembered as a tombstone and never reused before optimize, which rebuilds the base from every
-// live key and so renumbers. URLs are held as canonical keys (canonical_key.h); the vtab
-// converts to text.
+// have ids B + 1, B + 2, … in arrival order. A deleted id is remembered (deleted ids) and never
+// reused before optimize, which rebuilds the base from every live key and so renumbers. URLs are
+// held as canonical keys (canonical_key.h); the vtab converts to text.
 //
-// Batch merges (paper 003): a new URL's key waits, pending, in the tail; MergePart(p) sorts the
-// pending keys of part p (url_part.h: the URLs of a set of hosts) and merges them into that
-// part's coded keys in one pass, keeping every id. The table decides when (urls_table.h). Parts
-// are coded with the base's model once the base has kMinBaseModelKeys keys, else with a model
-// trained on the pending keys at the first merge after optimize (PartsModel). So a crawl that
-// never optimizes still holds its URLs compressed, and a look-up probes three places: the
-// pending keys' hash set, one part, the base.
+// Parts (paper 003): a URL added since optimize belongs to the part of its host (UrlPartOf, one
+// of kUrlParts). A part is a stored run (url_part.h: sorted, coded keys with their ids) and the
+// keys added since the run was written, pending (url_pending_keys.h). MergePart folds a part's
+// pending keys into a new run; the table decides when (urls_table.h). Runs are coded with the
+// base's model once the base has kMinBaseModelKeys keys, else with a model trained on pending
+// keys at the first merge after optimize (PartsModel). A look-up of a key probes its part's
+// pending keys, its run, then the base; a look-up of an id finds its part in the id map
+// (url_id_parts.h) first.
+//
+// Paging. The store holds the base, the deleted ids and the parts and id-map chunks that
+// statements needed: a part is read from the source (the table's shadow tables: its run and
+// its pending keys) on first use and evicted, least recently used, once the parts held pass
+// the cache bound — except parts holding adds not yet committed. Without a source (the store
+// used alone, in tests and benchmarks) every part is in memory from the start, empty.
+// Statements that hold a part (a cursor) keep it alive through a shared pointer even when the
+// store evicts it.
 //
 // Every change is recorded in an undo log until the transaction that made it ends, so that a
 // rollback, or a rollback to a savepoint, puts the store back exactly (UndoTo). The changes since
@@ -34,83 +42,118 @@
 #include "absl/status/statusor.h"
 #include "codecs/url_block_model.h"
 #include "extension/urls/url_base.h"
+#include "extension/urls/url_id_parts.h"
 #include "extension/urls/url_part.h"
-#include "extension/urls/url_tail.h"
+#include "extension/urls/url_pending_keys.h"
 
 namespace crawldb::urls {
 
 // Parts share the base's model once the base holds this many keys.
 inline constexpr size_t kMinBaseModelKeys = 10'000;
 // Key bytes the parts' own model is trained on at most (training takes about 0.45 s per MiB,
-// once per optimize); the table waits for this many pending bytes before the first merge that
-// trains it (urls_table.h), unless told to merge sooner.
+// once per optimize).
 inline constexpr size_t kPartsSampleBytes = size_t{1} << 20;
+
+// Where a store reads what it does not hold: the table's shadow tables.
+class UrlStoreSource {
+ public:
+  virtual ~UrlStoreSource() = default;
+  struct StoredRun {
+    int64_t seq = 0;  // the commit that wrote it
+    std::vector<uint8_t> data;
+  };
+  // Part `part`'s stored run; nullopt when none was written.
+  virtual absl::StatusOr<std::optional<StoredRun>> ReadRun(size_t part) = 0;
+  // Calls add(id, key) for every key of `part` committed after its run was written (by a commit
+  // later than `after`), in id order.
+  virtual absl::Status ReadPending(
+      size_t part, int64_t after,
+      const std::function<absl::Status(int64_t id, std::string_view key)>& add) = 0;
+  // Chunk `chunk` of the id map; nullopt when it is not stored.
+  virtual absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) = 0;
+};
+
+// One part as held in memory.
+struct LoadedPart {
+  std::shared_ptr<const UrlPart> run = std::make_shared<const UrlPart>();
+  int64_t run_seq = 0;  // the commit that wrote the run (0: none)
+  PendingKeys pending;
+  // Ranks of the run ordered by id, made by the first look-up by id.
+  std::vector<uint32_t> ranks_by_id;
+  size_t MemoryBytes() const;
+};
 
 class UrlStore {
  public:
-  UrlStore() : tail_(std::make_unique<UrlTail>()), parts_(kUrlParts) {}
+  explicit UrlStore(UrlStoreSource* source = nullptr);
 
-  // Replaces the whole state: a base and no tail, no parts (after load or optimize).
+  // Bytes of parts and id-map chunks held beyond those with uncommitted adds.
+  void set_cache_bytes(size_t bytes);
+
+  // Replaces the whole state: a base and no id after it; forgets every part held.
   void Reset(UrlBase base);
+  // Loading the stored state after Reset: the last id given, the parts' own model, a deleted id.
+  void SetMaxId(int64_t max_id);
+  void SetPartsModel(std::shared_ptr<const codecs::UrlBlockModel> model);
+  void LoadDeleted(int64_t id) { deleted_.insert(id); }
+
+  // Catching up with commits of other connections: ids first_id, … were added (`count` of
+  // them: DataLossError unless first_id follows max_id()); an id was deleted; part `part` changed
+  // (read again when next needed).
+  absl::Status ReplayAdds(int64_t first_id, int64_t count);
+  absl::Status ReplayDelete(int64_t id);
+  void ForgetPart(size_t part);
 
   // The live id holding `key`, or nullopt.
-  absl::StatusOr<std::optional<int64_t>> Find(std::string_view key) const;
+  absl::StatusOr<std::optional<int64_t>> Find(std::string_view key);
   // The key of a live id, or nullopt when the id does not exist or was deleted.
-  absl::StatusOr<std::optional<std::string>> KeyOf(int64_t id) const;
+  absl::StatusOr<std::optional<std::string>> KeyOf(int64_t id);
   // The key an id holds, live or deleted; nullopt when it holds none (out of range, or deleted
   // and dropped by a merge).
-  absl::StatusOr<std::optional<std::string>> StoredKey(int64_t id) const;
+  absl::StatusOr<std::optional<std::string>> StoredKey(int64_t id);
   bool IsLive(int64_t id) const;
 
   // Adds `key`, which must not be live (Find first); returns its new id.
-  int64_t Add(std::string_view key);
+  absl::StatusOr<int64_t> Add(std::string_view key);
   // Deletes a live id; false when it is not live.
   bool Delete(int64_t id);
 
-  // Replays a committed change read from the shadow tables (another connection's, or this one's
-  // on load): the add must get exactly `expected_id`. DataLossError when it would not.
-  absl::Status ReplayAdd(std::string_view key, int64_t expected_id);
-  absl::Status ReplayDelete(int64_t id);
-
-  // Loading the merged state (after Reset): the parts' model when they have their own, a stored
-  // part, the ids up to max_id (absent until given), a pending key, a deleted id.
-  void SetPartsModel(std::shared_ptr<const codecs::UrlBlockModel> model);
-  absl::Status InstallPart(size_t part, UrlPart stored);
-  void GrowTo(int64_t max_id);
-  absl::Status LoadPending(std::string_view key, int64_t id);
-  void LoadDeleted(int64_t id) { deleted_.insert(id); }
-
-  // The model parts are coded with: the base's, or their own (trained by the first MergePart
+  // The model runs are coded with: the base's, or their own (trained by the first MergePart
   // after Reset when the base is small; null until then).
   std::shared_ptr<const codecs::UrlBlockModel> PartsModel() const;
   bool parts_have_own_model() const { return own_parts_model_ != nullptr; }
   const std::shared_ptr<const codecs::UrlBlockModel>& own_parts_model() const {
     return own_parts_model_;
   }
-  // Rewrites part `part` with its pending keys merged in and its deleted ids dropped. Only
-  // between transactions' changes: it leaves nothing to undo.
-  absl::Status MergePart(size_t part);
-  const UrlPart& part(size_t part) const;
+  // Part `part`, read from the source when not held.
+  absl::StatusOr<std::shared_ptr<LoadedPart>> Part(size_t part);
+  // Replaces part `part` by a run of its live keys, written by commit `seq`. Only between
+  // transactions' changes: it leaves nothing to undo. Trains the parts' own model first when
+  // they have none, on the pending keys of the parts held.
+  absl::Status MergePart(size_t part, int64_t seq);
+  // Key bytes pending in the parts held.
+  size_t HeldPendingBytes() const;
+
+  // The ids of part `part` whose keys are in [low, high), unordered.
+  absl::Status IdsInRange(size_t part, std::string_view low, std::string_view high,
+                          std::vector<int64_t>* ids);
 
   // Ids run from 1 to max_id(); live_count() of them are live.
-  int64_t max_id() const { return static_cast<int64_t>(base_.size() + tail_->size()); }
-  size_t live_count() const { return base_.size() + tail_->size() - deleted_.size(); }
-  size_t merged_count() const;
-  // Bytes the parts that hold keys take stored.
-  size_t PartsStoredBytes() const;
-  size_t tail_size() const { return tail_->size(); }
+  int64_t max_id() const { return max_id_; }
+  size_t live_count() const { return static_cast<size_t>(max_id_) - deleted_.size(); }
+  size_t tail_size() const { return static_cast<size_t>(max_id_) - base_.size(); }
   size_t deleted_count() const { return deleted_.size(); }
+  size_t held_parts() const;
   const UrlBase& base() const { return base_; }
-  const UrlTail& tail() const { return *tail_; }
-  // Counts the rollbacks that removed tail entries: a tail index may name another URL after one.
+  // Counts the rollbacks that removed ids: an id may name another URL after one.
   uint64_t tail_rewinds() const { return tail_rewinds_; }
 
   // A new base holding every live key (what optimize installs with Reset): the base's keys and
-  // the tail's, merged in order, twice — once to sample them and train the base's model
-  // (UrlBaseSampler), once to encode them — never all held at once. When old_to_new is given,
-  // it is set to max_id() + 1 entries: for every old id 1..max_id() its id in the new base, 0
-  // for a deleted id (entry 0 is unused).
-  absl::StatusOr<UrlBase> Rebuild(std::vector<int64_t>* old_to_new = nullptr) const;
+  // the parts', merged in order, twice — once to sample them and train the base's model
+  // (UrlBaseSampler), once to encode them. When old_to_new is given, it is set to max_id() + 1
+  // entries: for every old id 1..max_id() its id in the new base, 0 for a deleted id (entry 0 is
+  // unused). Holds every part while it runs.
+  absl::StatusOr<UrlBase> Rebuild(std::vector<int64_t>* old_to_new = nullptr);
 
   // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
   size_t UndoMark() const { return undo_.size(); }
@@ -119,37 +162,59 @@ class UrlStore {
   void ClearUndo();
 
   // The changes made after `mark`, as the shadow tables record them.
+  struct PartAdds {
+    size_t part = 0;
+    std::vector<int64_t> ids;            // increasing
+    std::vector<std::string_view> keys;  // valid until the next change
+  };
   struct Pending {
-    int64_t first_added_id = 0;                // id of added_keys[0]
-    std::vector<std::string_view> added_keys;  // consecutive ids, valid until the next change
+    int64_t first_added_id = 0;  // max_id() + 1 at the mark
+    int64_t added_count = 0;
+    std::vector<PartAdds> parts;  // by part number
     std::vector<int64_t> deleted_ids;
   };
-  Pending PendingSince(size_t mark) const;
+  Pending PendingSince(size_t mark);
+  // The id-map chunks holding ids not yet written, and their being written.
+  std::vector<std::pair<int64_t, absl::Span<const uint16_t>>> DirtyIdChunks() const {
+    return id_parts_.Dirty();
+  }
+  void IdChunksWritten() { id_parts_.Written(); }
 
   size_t MemoryBytes() const;
 
  private:
-  enum class Op : uint8_t { kAdd, kDelete, kUnindex };
+  enum class Op : uint8_t { kAdd, kDelete };
   struct UndoEntry {
     Op op;
-    int64_t value;  // kAdd: the tail index; kDelete: the id; kUnindex: the tail index
+    uint16_t part;         // kAdd
+    int64_t value;         // kAdd: the pending index; kDelete: the id
+    int64_t reindex = -1;  // kAdd: the pending entry it took out of the hash set, or −1
+  };
+  struct Slot {
+    std::shared_ptr<LoadedPart> held;  // null: not held
+    uint64_t used = 0;                 // tick of the last use
+    size_t uncommitted = 0;            // adds not yet committed (never evicted while > 0)
+    size_t bytes = 0;                  // held->MemoryBytes() when last counted
   };
 
-  int64_t TailId(size_t index) const { return static_cast<int64_t>(base_.size() + index + 1); }
-  // Calls visit(key, id) for every live key in key order, merging base and tail; stops at the
+  // Calls visit(key, id) for every live key in key order, merging base and parts; stops at the
   // first error visit or a block's decoding returns.
   absl::Status ForEachLiveKey(
-      const std::function<absl::Status(std::string_view key, int64_t id)>& visit) const;
-
-  // Makes the ids of part `part`'s keys absent, before the part is replaced.
-  void UnlocatePart(size_t part);
-  // Trains own_parts_model_ on a sample of all the pending keys.
+      const std::function<absl::Status(std::string_view key, int64_t id)>& visit);
   absl::Status TrainPartsModel();
+  absl::StatusOr<std::shared_ptr<LoadedPart>> Load(size_t part);
+  void Recount(size_t part);
+  // Evicts parts, least recently used first, while the parts held pass the bound; never `keep`.
+  void Evict(size_t keep);
 
+  UrlStoreSource* source_;
+  size_t cache_bytes_;
   UrlBase base_;
-  std::unique_ptr<UrlTail> tail_;
-  // Null for a part that holds no key yet: a store that never merged allocates nothing for them.
-  std::vector<std::unique_ptr<UrlPart>> parts_;
+  int64_t max_id_ = 0;
+  std::vector<Slot> slots_;
+  size_t held_bytes_ = 0;
+  uint64_t tick_ = 0;
+  IdPartMap id_parts_;
   std::shared_ptr<const codecs::UrlBlockModel> own_parts_model_;
   absl::flat_hash_set<int64_t> deleted_;
   std::vector<UndoEntry> undo_;

@@ -78,21 +78,9 @@ absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
   if (!end.ok()) return table_->Corrupt(end.status());
   rank_ = *begin;
   rank_end_ = *end;
-  // The host's URLs since optimize: a range of its part, and its part's pending keys.
-  const size_t part_number = UrlPartOf(low);
-  const UrlPart& part = store().part(part_number);
-  if (part.size() > 0) {
-    absl::StatusOr<size_t> part_begin = part.keys().LowerBound(low);
-    if (!part_begin.ok()) return table_->Corrupt(part_begin.status());
-    absl::StatusOr<size_t> part_end = part.keys().LowerBound(high);
-    if (!part_end.ok()) return table_->Corrupt(part_end.status());
-    for (size_t r = *part_begin; r < *part_end; ++r) extra_.push_back(part.IdAt(r));
-  }
-  for (uint32_t index : store().tail().Pending(part_number)) {
-    std::string_view key = store().tail().Key(index);
-    if (key >= low && key < high) {
-      extra_.push_back(static_cast<int64_t>(store().base().size() + index + 1));
-    }
+  // The host's URLs since optimize: a range of its part's run, and its part's pending keys.
+  if (absl::Status status = store().IdsInRange(UrlPartOf(low), low, high, &extra_); !status.ok()) {
+    return table_->Corrupt(status);
   }
   std::sort(extra_.begin(), extra_.end());
   return absl::OkStatus();
@@ -236,8 +224,6 @@ absl::Status UrlsTable::Cursor::Next() {
 absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
   size_t base_size = store().base().size();
   if (static_cast<size_t>(id_) > base_size) {
-    const size_t index = static_cast<size_t>(id_) - base_size - 1;
-    if (store().tail().IsPending(index)) return store().tail().Key(index);
     absl::StatusOr<std::optional<std::string>> key = store().KeyOf(id_);
     if (!key.ok()) return table_->Corrupt(key.status());
     key_ = key->value_or("");

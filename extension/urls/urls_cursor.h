@@ -72,7 +72,7 @@ class UrlsTable::Cursor : public VirtualCursor {
   absl::StatusOr<sqlite3_int64> Rowid() { return id_; }
 
  private:
-  const UrlStore& store() const { return table_->store_; }
+  UrlStore& store() { return table_->store_; }
   void Reset();
   void Everything();
   absl::Status FilterHost(std::string_view host);

@@ -1,5 +1,6 @@
-// `urls` and its shadow tables: loading, catching up with other connections, and what a commit
-// writes (log rows, merged parts; urls_table.h tells when parts merge).
+// `urls` and its shadow tables: loading, catching up with other connections, what a commit
+// writes (log rows, pending rows, id-map chunks, merged runs; urls_table.h tells when parts
+// merge), and the store's reads of what it does not hold (UrlStoreSource).
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -13,16 +14,19 @@
 namespace crawldb::urls {
 namespace {
 
+// A part's run is rewritten once its committed pending key bytes pass its stored bytes divided by
+// this (or the option merge_bytes, when larger). Keys take about twice as many bytes pending as
+// coded, so a merge then codes about three keys per pending one, whatever the table's size.
+constexpr size_t kRunPerPending = 1;
 // Pending key bytes merged per commit, as a multiple of the key bytes the commit added.
 constexpr size_t kMergeFactor = 2;
-// Pending key bytes allowed per stored byte of base and parts. A merged key is re-encoded with
-// its part's keys each time new ones join it: about 1 + merged ÷ pending times, 2.6 here.
-constexpr size_t kPendingPerStored = 2;
 // The <t>_parts row holding the parts' own model (url_store.h), when they have one.
 constexpr int64_t kModelRow = -1;
-
-// Most key bytes in one <t>_log row (a transaction adding more writes several rows).
-constexpr size_t kLogRowBytes = 4 << 20;
+// Most key bytes in one <t>_pending row (a transaction adding more to a part writes several).
+constexpr size_t kPendingRowBytes = 4 << 20;
+// <t>_log rows kept behind the newest: a connection further behind finds a gap and reloads,
+// which reads no part.
+constexpr int64_t kKeptLogRows = 1000;
 
 }  // namespace
 
@@ -39,13 +43,10 @@ absl::Status UrlsTable::LoadAll() {
     return UserError(kUrlsModule, absl::StrCat("table '", name(), "': ", base.status().message()));
   }
   if (!base.ok()) return Corrupt(base.status());
+  if (stored_format_ < kPartsFormat) CRAWLDB_RETURN_IF_ERROR(RefuseUnoptimizedOldFormat());
   store_.Reset(std::move(*base));
-  part_seqs_.assign(kUrlParts, 0);
   fingerprints_->Invalidate();
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadParts));
-    CRAWLDB_RETURN_IF_ERROR(InstallParts(select));
-  }
+  CRAWLDB_RETURN_IF_ERROR(LoadPartsModel());
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadDeleted));
     while (true) {
@@ -53,77 +54,54 @@ absl::Status UrlsTable::LoadAll() {
       if (!row) break;
       const int64_t id = select.ColumnInt64(0);
       if (id < 1) return Corrupt(absl::DataLossError(absl::StrCat("deleted id ", id)));
-      store_.GrowTo(id);
+      store_.SetMaxId(id);
       store_.LoadDeleted(id);
     }
   }
   sync().Loaded(generation);
-  // The log rows still held: the adds their parts do not hold yet. Deletions are all in
-  // <t>_deleted already: the log's must agree.
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, 0));
-  while (true) {
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
-    const int64_t seq = select.ColumnInt64(0);
-    const int64_t first_id = select.ColumnInt64(1);
-    absl::StatusOr<std::vector<std::string_view>> added =
-        DecodeLogKeys(select.ColumnBlob(2), &log_keys_);
+  // The newest log row tells the last id given; its seq is the newest of every row.
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kReadLastLog));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, last.Step());
+  if (row) {
+    absl::StatusOr<LogParts> added = DecodeLogParts(last.ColumnBlob(2));
     if (!added.ok()) return Corrupt(added.status());
-    for (size_t i = 0; i < added->size(); ++i) {
-      const int64_t id = first_id + static_cast<int64_t>(i);
-      if (part_seqs_[UrlPartOf((*added)[i])] >= seq) {
-        store_.GrowTo(id);  // merged into its part, or deleted since
-        continue;
-      }
-      if (absl::Status status = store_.LoadPending((*added)[i], id); !status.ok()) {
-        return Corrupt(status);
-      }
+    const int64_t first_id = last.ColumnInt64(1);
+    if (first_id <= static_cast<int64_t>(store_.base().size())) {
+      return Corrupt(absl::DataLossError(
+          absl::StrCat("log row ", last.ColumnInt64(0), " adds id ", first_id, ", in the base")));
     }
-    absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
-    if (!deleted.ok()) return Corrupt(deleted.status());
-    for (int64_t id : *deleted) {
-      if (store_.IsLive(id) || id > store_.max_id()) {
-        return Corrupt(absl::DataLossError(
-            absl::StrCat("log row ", seq, " deletes id ", id, ", which the deleted table lacks")));
-      }
-    }
-    sync().Replayed(seq);
+    store_.SetMaxId(first_id + added->added_count - 1);
+    sync().Replayed(last.ColumnInt64(0));
   }
   store_.ClearUndo();
   return absl::OkStatus();
 }
 
-absl::Status UrlsTable::InstallParts(ScopedStatement& select) {
-  while (true) {
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
-    const int64_t part = select.ColumnInt64(0);
-    const int64_t seq = select.ColumnInt64(1);
-    absl::Span<const uint8_t> data = select.ColumnBlob(2);
-    if (part == kModelRow) {
-      absl::StatusOr<codecs::UrlBlockModel> model = codecs::UrlBlockModel::Load(data);
-      if (!model.ok()) {
-        return Corrupt(
-            absl::DataLossError(absl::StrCat("the parts' model: ", model.status().message())));
-      }
-      store_.SetPartsModel(std::make_shared<const codecs::UrlBlockModel>(std::move(*model)));
-      continue;
-    }
-    if (part < 0 || part >= static_cast<int64_t>(kUrlParts)) {
-      return Corrupt(absl::DataLossError(absl::StrCat("part ", part, " is out of range")));
-    }
-    if (store_.PartsModel() == nullptr) {
-      return Corrupt(absl::DataLossError(absl::StrCat("part ", part, " has no model to read")));
-    }
-    absl::StatusOr<UrlPart> loaded = UrlPart::Load(data, store_.PartsModel());
-    if (!loaded.ok()) return Corrupt(loaded.status());
-    if (absl::Status status = store_.InstallPart(static_cast<size_t>(part), *std::move(loaded));
-        !status.ok()) {
-      return Corrupt(status);
-    }
-    part_seqs_[static_cast<size_t>(part)] = seq;
+absl::Status UrlsTable::RefuseUnoptimizedOldFormat() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement count, Use(kCountSinceOptimize));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, count.Step());
+  if (row && count.ColumnInt64(0) == 0) return absl::OkStatus();
+  return UserError(
+      kUrlsModule,
+      absl::StrCat("table '", name(), "' is in format ", stored_format_,
+                   ", which this build reads only right after an optimize: it holds URLs added "
+                   "since its last one"),
+      absl::StrCat("open it with the crawldb build that wrote it and run INSERT INTO ",
+                   QuoteIdentifier(name()), "(", QuoteIdentifier(name()),
+                   ") VALUES ('optimize') (or SELECT crawldb_optimize()), then open it here"));
+}
+
+absl::Status UrlsTable::LoadPartsModel() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadRun));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, kModelRow));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return absl::OkStatus();
+  absl::StatusOr<codecs::UrlBlockModel> model = codecs::UrlBlockModel::Load(select.ColumnBlob(1));
+  if (!model.ok()) {
+    return Corrupt(
+        absl::DataLossError(absl::StrCat("the parts' model: ", model.status().message())));
   }
+  store_.SetPartsModel(std::make_shared<const codecs::UrlBlockModel>(std::move(*model)));
   return absl::OkStatus();
 }
 
@@ -135,17 +113,16 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
     for (int64_t expected = seq + 1; !gap; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      // Rows this connection has not seen were trimmed: their URLs are in parts now.
+      // Rows this connection has not seen were trimmed: reload (it reads no part).
       gap = select.ColumnInt64(0) != expected;
       if (gap) break;
-      int64_t first_id = select.ColumnInt64(1);
-      absl::StatusOr<std::vector<std::string_view>> added =
-          DecodeLogKeys(select.ColumnBlob(2), &log_keys_);
+      absl::StatusOr<LogParts> added = DecodeLogParts(select.ColumnBlob(2));
       if (!added.ok()) return Corrupt(added.status());
-      for (size_t i = 0; i < added->size(); ++i) {
-        absl::Status status = store_.ReplayAdd((*added)[i], first_id + static_cast<int64_t>(i));
-        if (!status.ok()) return Corrupt(status);
+      if (absl::Status status = store_.ReplayAdds(select.ColumnInt64(1), added->added_count);
+          !status.ok()) {
+        return Corrupt(status);
       }
+      for (size_t part : added->parts) store_.ForgetPart(part);
       absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
       if (!deleted.ok()) return Corrupt(deleted.status());
       for (int64_t id : *deleted) {
@@ -156,10 +133,73 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
   }
   if (gap) return LoadAll();
   store_.ClearUndo();  // replayed changes are committed ones
-  // The parts the committing connections rewrote.
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement parts, Use(kReadPartsSince));
+  // The runs the committing connections rewrote, and the parts' model they trained.
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement parts, Use(kReadRunsSince));
   CRAWLDB_RETURN_IF_ERROR(parts.BindInt64(1, seq));
-  return InstallParts(parts);
+  bool model = false;
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, parts.Step());
+    if (!row) break;
+    const int64_t part = parts.ColumnInt64(0);
+    if (part == kModelRow) {
+      model = true;
+    } else if (part >= 0 && part < static_cast<int64_t>(kUrlParts)) {
+      store_.ForgetPart(static_cast<size_t>(part));
+    }
+  }
+  return model ? LoadPartsModel() : absl::OkStatus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The store's reads.
+
+absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> UrlsTable::ReadRun(size_t part) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadRun));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return std::optional<StoredRun>();
+  absl::Span<const uint8_t> data = select.ColumnBlob(1);
+  return std::optional<StoredRun>(StoredRun{select.ColumnInt64(0), {data.begin(), data.end()}});
+}
+
+absl::Status UrlsTable::ReadPending(
+    size_t part, int64_t after,
+    const std::function<absl::Status(int64_t id, std::string_view key)>& add) {
+  if (stored_format_ < kPartsFormat) return absl::OkStatus();  // no such table yet: none
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPending));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, 0)));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part + 1, 0)));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(3, after));
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    const int64_t row_key = select.ColumnInt64(0);
+    absl::StatusOr<std::vector<int64_t>> ids = DecodeIdGaps(select.ColumnBlob(1));
+    if (!ids.ok()) return ids.status();
+    absl::StatusOr<std::vector<std::string_view>> keys =
+        DecodeLogKeys(select.ColumnBlob(2), &log_keys_);
+    if (!keys.ok()) return keys.status();
+    if (ids->empty() || ids->size() != keys->size() || PendingRow(part, ids->front()) != row_key) {
+      return absl::DataLossError(absl::StrCat("url log: pending row ", row_key, " of part ", part,
+                                              " has ", ids->size(), " ids for ", keys->size(),
+                                              " keys, or another first id"));
+    }
+    for (size_t i = 0; i < ids->size(); ++i) {
+      if (absl::Status status = add((*ids)[i], (*keys)[i]); !status.ok()) return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::vector<uint16_t>>> UrlsTable::ReadIdChunk(int64_t chunk) {
+  if (stored_format_ < kPartsFormat) return std::optional<std::vector<uint16_t>>();
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadIdChunk));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, chunk));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return std::optional<std::vector<uint16_t>>();
+  absl::StatusOr<std::vector<uint16_t>> parts = DecodeIdChunk(select.ColumnBlob(0));
+  if (!parts.ok()) return parts.status();
+  return std::optional<std::vector<uint16_t>>(*std::move(parts));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,90 +207,136 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
 
 absl::Status UrlsTable::Sync() {
   UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
-  if (pending.added_keys.empty() && pending.deleted_ids.empty()) return absl::OkStatus();
+  if (pending.added_count == 0 && pending.deleted_ids.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
+  if (stored_format_ < kPartsFormat) CRAWLDB_RETURN_IF_ERROR(CreatePartsTables());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
-  // A large transaction is split into rows of at most kLogRowBytes of keys, well under
-  // SQLITE_LIMIT_LENGTH; the deleted ids go in the first row.
-  const size_t row_bytes = std::min<size_t>(
-      kLogRowBytes, static_cast<size_t>(sqlite3_limit(db(), SQLITE_LIMIT_LENGTH, -1)) / 2);
-  // The log rows must not change the user's last_insert_rowid().
+  // The rows must not change the user's last_insert_rowid().
   LastInsertRowidGuard keep_last_rowid(db());
-  absl::Span<const std::string_view> keys(pending.added_keys);
-  absl::Span<const int64_t> deleted(pending.deleted_ids);
-  int64_t first_id = pending.first_added_id;
-  size_t added_bytes = 0;
-  int64_t seq = 0;
-  do {
-    size_t count = 0;
-    for (size_t bytes = 0; count < keys.size() && (count == 0 || bytes < row_bytes); ++count) {
-      bytes += keys[count].size() + 2;
-      added_bytes += keys[count].size();
-    }
+  const int64_t seq = sync().NextSeq();
+  LogParts added{pending.added_count, {}};
+  for (const UrlStore::PartAdds& adds : pending.parts) added.parts.push_back(adds.part);
+  {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
-    seq = sync().NextSeq();
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, first_id));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogKeys(keys.subspan(0, count))));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(deleted)));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, pending.first_added_id));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogParts(added)));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(pending.deleted_ids)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
-    keys.remove_prefix(count);
-    first_id += static_cast<int64_t>(count);
-    deleted = {};
-  } while (!keys.empty());
+  }
+  // A part's adds are split into rows of at most kPendingRowBytes of keys, well under
+  // SQLITE_LIMIT_LENGTH.
+  const size_t row_bytes = std::min<size_t>(
+      kPendingRowBytes, static_cast<size_t>(sqlite3_limit(db(), SQLITE_LIMIT_LENGTH, -1)) / 2);
+  size_t added_bytes = 0;
+  for (const UrlStore::PartAdds& adds : pending.parts) {
+    absl::Span<const std::string_view> keys(adds.keys);
+    absl::Span<const int64_t> ids(adds.ids);
+    while (!keys.empty()) {
+      size_t count = 0;
+      for (size_t bytes = 0; count < keys.size() && (count == 0 || bytes < row_bytes); ++count) {
+        bytes += keys[count].size() + 2;
+        added_bytes += keys[count].size();
+      }
+      if (ids[0] >= kMaxPendingId) {
+        return UserError(kUrlsModule, absl::StrCat("table '", name(), "' has given every id up to ",
+                                                   kMaxPendingId - 1, ", the most it can hold"));
+      }
+      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWritePending));
+      CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, PendingRow(adds.part, ids[0])));
+      CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
+      CRAWLDB_RETURN_IF_ERROR(write.BindBlob(3, EncodeIdGaps(ids.subspan(0, count))));
+      CRAWLDB_RETURN_IF_ERROR(write.BindBlob(4, EncodeLogKeys(keys.subspan(0, count))));
+      CRAWLDB_RETURN_IF_ERROR(write.Run());
+      keys.remove_prefix(count);
+      ids.remove_prefix(count);
+    }
+  }
+  for (const auto& [chunk, parts] : store_.DirtyIdChunks()) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteIdChunk));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, chunk));
+    CRAWLDB_RETURN_IF_ERROR(write.BindBlob(2, EncodeIdChunk(parts)));
+    CRAWLDB_RETURN_IF_ERROR(write.Run());
+  }
+  store_.IdChunksWritten();
   for (int64_t id : pending.deleted_ids) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kWriteDeleted));
     CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, id));
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
   }
   sync().Synced(store_.UndoMark());
-  CRAWLDB_RETURN_IF_ERROR(MergeParts(added_bytes, seq));
+  std::vector<size_t> touched;
+  for (const UrlStore::PartAdds& adds : pending.parts) touched.push_back(adds.part);
+  CRAWLDB_RETURN_IF_ERROR(MergeParts(touched, pending.first_added_id, added_bytes, seq));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
+  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - kKeptLogRows));
+  return trim.Run();
+}
+
+absl::Status UrlsTable::CreatePartsTables() {
+  for (const char* suffix : {"pending", "ids"}) {
+    const ShadowTableSpec* spec = FindShadowSpec(suffix);
+    std::string sql =
+        absl::StrCat("CREATE TABLE IF NOT EXISTS ", ShadowName(suffix), spec->definition);
+    int rc = sqlite3_exec(db(), sql.c_str(), nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) return SqliteFailure(db(), rc, kUrlsModule);
+  }
+  stored_format_ = kPartsFormat;
   return absl::OkStatus();
 }
 
-absl::Status UrlsTable::MergeParts(size_t added_bytes, int64_t seq) {
-  const UrlTail& tail = store_.tail();
-  const size_t stored = store_.base().StoredBytes() + store_.PartsStoredBytes();
-  size_t threshold = merge_bytes_ == 0 ? 0 : std::max(merge_bytes_, kPendingPerStored * stored);
+absl::Status UrlsTable::MergeParts(const std::vector<size_t>& touched, int64_t first_added_id,
+                                   size_t added_bytes, int64_t seq) {
   // The first merge trains the parts' model: on a full sample, unless merge_bytes says sooner.
-  if (store_.PartsModel() == nullptr) {
-    threshold = std::max(threshold, std::min(merge_bytes_, kPartsSampleBytes));
+  if (store_.PartsModel() == nullptr &&
+      store_.HeldPendingBytes() <= std::min(merge_bytes_, kPartsSampleBytes)) {
+    return absl::OkStatus();
   }
-  if (tail.pending_bytes() <= threshold) return absl::OkStatus();
-  // A commit merges about kMergeFactor times what it added, but no more than that times what
-  // was waiting before it: a bulk load in one transaction leaves its keys to later commits
-  // (or to optimize) instead of paying a rebuild at its own commit.
-  const size_t backlog = tail.pending_bytes() - std::min(tail.pending_bytes(), added_bytes);
-  const size_t budget = kMergeFactor * std::min(added_bytes, backlog);
-  if (budget == 0) return absl::OkStatus();
+  // A commit merges about kMergeFactor times what it added, in the parts it added to whose keys
+  // committed before it pass the threshold; a bulk load in one transaction so leaves its keys to
+  // later commits (or to optimize) instead of paying a rebuild at its own commit. merge_bytes=0
+  // merges every part the commit added to.
+  const size_t budget = merge_bytes_ == 0 ? SIZE_MAX : kMergeFactor * added_bytes;
   bool model_stored = store_.PartsModel() != nullptr;  // or needs no row
   size_t merged = 0;
-  for (size_t visited = 0; visited < kUrlParts && merged < budget; ++visited) {
-    const size_t part = next_merge_part_;
-    next_merge_part_ = (next_merge_part_ + 1) % kUrlParts;
-    if (tail.Pending(part).empty()) continue;
-    for (uint32_t index : tail.Pending(part)) merged += tail.Key(index).size();
+  for (size_t visited = 0; visited < touched.size() && merged < budget; ++visited) {
+    const size_t part = touched[(next_merge_part_ + visited) % touched.size()];
+    CRAWLDB_ASSIGN_OR_RETURN(std::shared_ptr<LoadedPart> held, HeldPart(part));
+    const PendingKeys& pending = held->pending;
+    if (merge_bytes_ > 0) {
+      size_t earlier_bytes = 0;  // keys committed before this transaction
+      for (size_t i = 0; i < pending.size() && pending.id(i) < first_added_id; ++i) {
+        earlier_bytes += pending.key(i).size();
+      }
+      const size_t threshold = std::max(merge_bytes_, held->run->StoredBytes() / kRunPerPending);
+      if (earlier_bytes == 0 || earlier_bytes < threshold) continue;
+    }
+    merged += pending.key_bytes();
     // From here on the store holds what no undo log can take back: a rollback reloads.
     sync().ReloadOnRollback();
     merged_in_transaction_ = true;
-    if (absl::Status status = store_.MergePart(part); !status.ok()) return Corrupt(status);
+    if (absl::Status status = store_.MergePart(part, seq); !status.ok()) return Corrupt(status);
     if (!model_stored) {  // the merge just trained the parts' own model
       CRAWLDB_RETURN_IF_ERROR(WritePartRow(kModelRow, seq, store_.own_parts_model()->Serialize()));
       model_stored = true;
     }
+    CRAWLDB_ASSIGN_OR_RETURN(std::shared_ptr<LoadedPart> rewritten, HeldPart(part));
     CRAWLDB_RETURN_IF_ERROR(
-        WritePartRow(static_cast<int64_t>(part), seq, store_.part(part).Serialize()));
-    part_seqs_[part] = seq;
+        WritePartRow(static_cast<int64_t>(part), seq, rewritten->run->Serialize()));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimPending));
+    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, PendingRow(part, 0)));
+    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(2, PendingRow(part + 1, 0)));
+    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(3, seq));
+    CRAWLDB_RETURN_IF_ERROR(trim.Run());
   }
-  // Log rows every part holds are no longer needed; the newest stays, so that a connection
-  // that has not read it finds a gap in the seqs and reloads.
-  int64_t needed = seq;
-  for (size_t part = 0; part < kUrlParts; ++part) {
-    if (!tail.Pending(part).empty()) needed = std::min(needed, part_seqs_[part] + 1);
-  }
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
-  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, needed));
-  return trim.Run();
+  if (!touched.empty()) next_merge_part_ = (next_merge_part_ + 1) % touched.size();
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<LoadedPart>> UrlsTable::HeldPart(size_t part) {
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = store_.Part(part);
+  if (!held.ok()) return Corrupt(held.status());
+  return held;
 }
 
 absl::Status UrlsTable::WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data) {

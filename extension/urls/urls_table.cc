@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -23,11 +24,11 @@
 namespace crawldb::urls {
 namespace {
 
-// Format of the shadow tables as a whole; url_base.h, url_part.h and url_log_format.h version
-// their blobs. Version 1 had no parts and no deleted table: refused, with the way out. Version
-// 2 wrote its log rows' keys uncompressed: read, and made version 3 by its first commit.
-constexpr int kFormatVersion = 3;
-constexpr int kOldestReadableFormat = 2;
+// Format of the shadow tables as a whole; url_base.h, url_part.h, url_id_parts.h and
+// url_log_format.h version their blobs. Version 3 is read right after an optimize (urls_table.h);
+// versions 1 and 2 are refused.
+constexpr int kFormatVersion = kPartsFormat;
+constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"base", "(part INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
@@ -36,6 +37,9 @@ constexpr ShadowTableSpec kShadowTables[] = {
      "deleted BLOB NOT NULL)"},
     {"parts", "(part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)"},
     {"deleted", "(id INTEGER PRIMARY KEY)"},
+    {"pending",
+     "(row INTEGER PRIMARY KEY, seq INTEGER NOT NULL, ids BLOB NOT NULL, keys BLOB NOT NULL)"},
+    {"ids", "(chunk INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
 };
 
 const ShadowTableSet& Shadow() {
@@ -50,56 +54,94 @@ const OptionSpec kOptions[] = {
      .default_value = "8192",
      .min = 64,
      .max = 1 << 20},
-    // Pending key bytes (URLs added since optimize, not yet merged into their part) below which
-    // commits merge nothing; the store's stored bytes raise it (urls_table.h).
+    // A part's pending key bytes below which commits do not merge it; its run's stored bytes
+    // raise it (urls_table.h).
     {.name = "merge_bytes",
      .kind = OptionKind::kInteger,
-     .default_value = "268435456",
+     .default_value = "16384",
      .min = 0,
      .max = int64_t{1} << 40},
+    // MiB of parts a connection holds (urls_table.h); 0 keeps no part beyond the one a look-up
+    // is reading: eviction all the time (tests).
+    {.name = "cache_mb",
+     .kind = OptionKind::kInteger,
+     .default_value = "256",
+     .min = 0,
+     .max = 1 << 20},
 };
 
 }  // namespace
 
+const ShadowTableSpec* FindShadowSpec(absl::string_view suffix) {
+  for (const ShadowTableSpec& spec : kShadowTables) {
+    if (spec.suffix == suffix) return &spec;
+  }
+  return nullptr;
+}
+
+namespace {}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 
-UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                     size_t max_url_length, size_t merge_bytes)
+UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,
+                     size_t max_url_length, size_t merge_bytes, size_t cache_bytes)
     : ShadowBackedTable(db, connection, Shadow(), kUrlsModule, args),
+      stored_format_(stored_format),
       merge_bytes_(merge_bytes),
-      part_seqs_(kUrlParts, 0),
+      store_(this),
       fingerprints_(std::make_unique<FingerprintIndex>()) {
   normalize_options_.max_length = max_url_length;
+  store_.set_cache_bytes(cache_bytes);
 }
 
 UrlsTable::~UrlsTable() = default;
 
 std::vector<std::string> UrlsTable::StatementSql() const {
-  std::string base = ShadowName("base");
-  std::string log = ShadowName("log");
-  std::string parts = ShadowName("parts");
-  std::string deleted = ShadowName("deleted");
-  std::vector<std::string> sql(kTrimLog + 1);
+  const std::string base = ShadowName("base");
+  const std::string log = ShadowName("log");
+  const std::string parts = ShadowName("parts");
+  const std::string pending = ShadowName("pending");
+  const std::string ids = ShadowName("ids");
+  const std::string deleted = ShadowName("deleted");
+  std::vector<std::string> sql(kSlotCount);
   sql[kReadBase] = absl::StrCat("SELECT part, data FROM ", base, " ORDER BY part");
   sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
   sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");
   sql[kReadLogSince] = absl::StrCat("SELECT seq, first_id, added, deleted FROM ", log,
                                     " WHERE seq > ?1 ORDER BY seq");
+  sql[kReadLastLog] =
+      absl::StrCat("SELECT seq, first_id, added FROM ", log, " ORDER BY seq DESC LIMIT 1");
   sql[kAppendLog] =
       absl::StrCat("INSERT INTO ", log, "(seq, first_id, added, deleted) VALUES (?1, ?2, ?3, ?4)");
   sql[kClearLog] = absl::StrCat("DELETE FROM ", log);
   sql[kLogSize] =
       absl::StrCat("SELECT count(*), coalesce(sum(length(added) + length(deleted)), 0) FROM ", log);
-  sql[kReadParts] = absl::StrCat("SELECT part, seq, data FROM ", parts, " ORDER BY part");
-  sql[kReadPartsSince] =
-      absl::StrCat("SELECT part, seq, data FROM ", parts, " WHERE seq > ?1 ORDER BY part");
+  sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq < ?1");
+  sql[kReadRun] = absl::StrCat("SELECT seq, data FROM ", parts, " WHERE part = ?1");
+  sql[kReadRunsSince] = absl::StrCat("SELECT part FROM ", parts, " WHERE seq > ?1");
   sql[kWritePart] =
       absl::StrCat("INSERT OR REPLACE INTO ", parts, "(part, seq, data) VALUES (?1, ?2, ?3)");
   sql[kClearParts] = absl::StrCat("DELETE FROM ", parts);
+  // A part's rows: row = part × 2^40 + first id (url_log_format.h).
+  sql[kReadPending] = absl::StrCat("SELECT row, ids, keys FROM ", pending,
+                                   " WHERE row >= ?1 AND row < ?2 AND seq > ?3 ORDER BY row");
+  sql[kWritePending] =
+      absl::StrCat("INSERT INTO ", pending, "(row, seq, ids, keys) VALUES (?1, ?2, ?3, ?4)");
+  sql[kTrimPending] =
+      absl::StrCat("DELETE FROM ", pending, " WHERE row >= ?1 AND row < ?2 AND seq <= ?3");
+  sql[kClearPending] = absl::StrCat("DELETE FROM ", pending);
+  sql[kPendingSize] =
+      absl::StrCat("SELECT count(*), coalesce(sum(length(ids) + length(keys)), 0) FROM ", pending);
+  sql[kReadIdChunk] = absl::StrCat("SELECT data FROM ", ids, " WHERE chunk = ?1");
+  sql[kWriteIdChunk] =
+      absl::StrCat("INSERT OR REPLACE INTO ", ids, "(chunk, data) VALUES (?1, ?2)");
+  sql[kClearIds] = absl::StrCat("DELETE FROM ", ids);
   sql[kReadDeleted] = absl::StrCat("SELECT id FROM ", deleted);
   sql[kWriteDeleted] = absl::StrCat("INSERT INTO ", deleted, "(id) VALUES (?1)");
   sql[kClearDeleted] = absl::StrCat("DELETE FROM ", deleted);
-  sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq < ?1");
+  sql[kCountSinceOptimize] =
+      absl::StrCat("SELECT (SELECT count(*) FROM ", log, ") + (SELECT count(*) FROM ", parts,
+                   ") + (SELECT count(*) FROM ", deleted, ")");
   return sql;
 }
 
@@ -125,7 +167,7 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* 
 absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void* aux,
                                                               const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, {}, kOptions));
-  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
+  CRAWLDB_ASSIGN_OR_RETURN(int stored_format, Shadow().CheckFormat(db, args.schema, args.table));
   std::string declaration =
       absl::StrCat("CREATE TABLE x(id INTEGER, url TEXT, host TEXT, fp INTEGER, ",
                    QuoteIdentifier(args.table), " HIDDEN)");
@@ -134,9 +176,10 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
   // SQLITE_CONSTRAINT from xUpdate then follows the statement's conflict clause.
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
   auto table = std::unique_ptr<UrlsTable>(
-      new UrlsTable(db, static_cast<Connection*>(aux), args,
+      new UrlsTable(db, static_cast<Connection*>(aux), args, stored_format,
                     static_cast<size_t>(options.Integer("max_url_length")),
-                    static_cast<size_t>(options.Integer("merge_bytes"))));
+                    static_cast<size_t>(options.Integer("merge_bytes")),
+                    static_cast<size_t>(options.Integer("cache_mb")) << 20));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
@@ -195,7 +238,9 @@ absl::Status UrlsTable::Insert(sqlite3_value* value, sqlite3_int64* rowid) {
         kUrlsModule, absl::StrCat("URL already stored: ", url->text(), " (id ", **existing, ")"),
         "use INSERT OR IGNORE to skip known URLs");
   }
-  *rowid = store_.Add(key);
+  absl::StatusOr<int64_t> id = store_.Add(key);
+  if (!id.ok()) return Corrupt(id.status());
+  *rowid = *id;
   return absl::OkStatus();
 }
 
@@ -241,13 +286,14 @@ absl::Status UrlsTable::Optimize() {
       sqlite3_reset(insert.get());
     }
   }
-  for (Slot clear : {kClearLog, kClearParts, kClearDeleted}) {
+  if (stored_format_ < kPartsFormat) CRAWLDB_RETURN_IF_ERROR(CreatePartsTables());
+  CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
+  for (Slot clear : {kClearLog, kClearParts, kClearDeleted, kClearPending, kClearIds}) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, Use(clear));
     CRAWLDB_RETURN_IF_ERROR(statement.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   store_.Reset(std::move(base));
-  part_seqs_.assign(kUrlParts, 0);
   fingerprints_->Invalidate();
   // The log is empty: every connection restarts it from 1 after reloading.
   sync().Loaded(sync().generation());
@@ -278,42 +324,81 @@ absl::StatusOr<std::optional<std::string>> UrlsTable::TextOf(int64_t id) {
 absl::StatusOr<std::string> UrlsTable::StatsJson() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   const UrlBase& base = store_.base();
-  size_t live = store_.live_count();
-  size_t stored = base.StoredBytes();
-  const size_t parts_bytes = store_.PartsStoredBytes();
+  const size_t live = store_.live_count();
+  const size_t stored = base.StoredBytes();
+  const size_t held_parts = store_.held_parts();
+  const size_t memory = store_.MemoryBytes();
+  // The parts' figures: every part is read (through the cache).
+  size_t merged = 0, pending_urls = 0, pending_key_bytes = 0, parts_bytes = 0;
+  for (size_t number = 0; number < kUrlParts; ++number) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::shared_ptr<LoadedPart> part, HeldPart(number));
+    merged += part->run->size();
+    pending_urls += part->pending.size();
+    pending_key_bytes += part->pending.key_bytes();
+    parts_bytes += part->run->size() > 0 ? part->run->StoredBytes() : 0;
+  }
   const size_t parts_model_bytes =
       store_.parts_have_own_model() ? store_.own_parts_model()->Serialize().size() : 0;
-  int64_t log_rows = 0, log_bytes = 0;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement size, Use(kLogSize));
+  int64_t log_rows = 0, log_bytes = 0, pending_rows = 0, pending_bytes = 0;
+  for (auto [slot, rows, bytes] : {std::tuple(kLogSize, &log_rows, &log_bytes),
+                                   std::tuple(kPendingSize, &pending_rows, &pending_bytes)}) {
+    if (slot == kPendingSize && stored_format_ < kPartsFormat) continue;
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement size, Use(slot));
     CRAWLDB_ASSIGN_OR_RETURN(bool row, size.Step());
     if (row) {
-      log_rows = size.ColumnInt64(0);
-      log_bytes = size.ColumnInt64(1);
+      *rows = size.ColumnInt64(0);
+      *bytes = size.ColumnInt64(1);
     }
   }
   // base_bytes: every stored part; base_model_bytes, base_head_bytes and base_block_bytes: the
   // model, the head index and the blocks among them. tail_urls: ids given since optimize, of
-  // which merged_urls are in parts (parts_bytes stored, parts_model_bytes of it the parts' own
-  // model) and pending_urls wait in the log (pending_key_bytes). fp_index_bytes: memory of the
-  // fp → id index (0 until an fp look-up builds it). log_bytes: the blobs of <t>_log.
+  // which merged_urls are in runs (parts_bytes stored, parts_model_bytes of it the parts' own
+  // model) and pending_urls wait in <t>_pending (pending_key_bytes of keys; pending_rows rows
+  // of pending_bytes). memory_bytes: what the store held before these figures were gathered
+  // (held_parts of the parts); fp_index_bytes: memory of the fp → id index (0 until an fp
+  // look-up builds it). log_bytes: the blobs of <t>_log.
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"max_id\":%d,\"base_urls\":%d,"
       "\"base_blocks\":%d,\"base_bytes\":%d,\"base_model_bytes\":%d,\"base_head_bytes\":%d,"
       "\"base_block_bytes\":%d,\"tail_urls\":%d,\"merged_urls\":%d,\"parts_bytes\":%d,"
-      "\"parts_model_bytes\":%d,\"pending_urls\":%d,\"pending_key_bytes\":%d,\"deleted\":%d,"
-      "\"log_rows\":%d,\"log_bytes\":%d,\"memory_bytes\":%d,\"fp_index_bytes\":%d,"
+      "\"parts_model_bytes\":%d,\"pending_urls\":%d,\"pending_key_bytes\":%d,"
+      "\"pending_rows\":%d,\"pending_bytes\":%d,\"deleted\":%d,\"log_rows\":%d,"
+      "\"log_bytes\":%d,\"memory_bytes\":%d,\"held_parts\":%d,\"fp_index_bytes\":%d,"
       "\"base_bytes_per_url\":%.3f}",
       JsonString(name()), kUrlsModule, live, store_.max_id(), base.size(), base.block_count(),
       stored, base.ModelBytes(), base.HeadIndexBytes(), base.BlockBytes(), store_.tail_size(),
-      store_.merged_count(), parts_bytes + parts_model_bytes, parts_model_bytes,
-      store_.tail().pending_count(), store_.tail().pending_bytes(), store_.deleted_count(),
-      log_rows, log_bytes, store_.MemoryBytes(), fingerprints_->MemoryBytes(),
+      merged, parts_bytes + parts_model_bytes, parts_model_bytes, pending_urls, pending_key_bytes,
+      pending_rows, pending_bytes, store_.deleted_count(), log_rows, log_bytes, memory, held_parts,
+      fingerprints_->MemoryBytes(),
       base.size() == 0 ? 0.0 : static_cast<double>(stored) / base.size());
 }
 
 absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
   auto problem = [&](const std::string& what) { found->push_back(what); };
+  // Every log row decodes, and what it deleted is in <t>_deleted.
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
+    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, 0));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      const int64_t seq = select.ColumnInt64(0);
+      if (absl::StatusOr<LogParts> added = DecodeLogParts(select.ColumnBlob(2)); !added.ok()) {
+        problem(absl::StrCat("log row ", seq, ": ", added.status().message()));
+      }
+      absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
+      if (!deleted.ok()) {
+        problem(absl::StrCat("log row ", seq, ": ", deleted.status().message()));
+        continue;
+      }
+      for (int64_t id : *deleted) {
+        if (store_.IsLive(id) || id > store_.max_id()) {
+          problem(
+              absl::StrCat("log row ", seq, " deletes id ", id, ", which the deleted table lacks"));
+        }
+      }
+    }
+  }
   // Every base key decodes, is a valid canonical key, and keys increase strictly.
   std::string previous;
   BlockKeys keys;
@@ -334,7 +419,12 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
   }
   // Every part's keys decode, increase, belong to it, and have ids given since optimize.
   for (size_t number = 0; number < kUrlParts; ++number) {
-    const UrlPart& part = store_.part(number);
+    absl::StatusOr<std::shared_ptr<LoadedPart>> held = store_.Part(number);
+    if (!held.ok()) {
+      problem(absl::StrCat("part ", number, ": ", held.status().message()));
+      continue;
+    }
+    const UrlPart& part = *(*held)->run;
     std::string last;
     for (size_t block = 0; block < part.keys().block_count(); ++block) {
       if (absl::Status status = part.keys().DecodeBlock(block, &keys); !status.ok()) {

@@ -1,52 +1,62 @@
 // The `urls` virtual table (module crawldb_urls): the URL store as SQL.
 //
-//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=268435456)];
+//   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=16384,
+//       cache_mb=256)];
 //   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
 //   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
+//   cache_mb  the bound, in MiB, on the parts and id-map chunks one connection holds beyond
+//             those with uncommitted adds (url_store.h; 0: only the part in use); the base is
+//             held whole
 //
-// Shadow tables (the formats are owned by the headers named):
+// Shadow tables (format version 4; the formats of their blobs are owned by the headers named):
 //   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options, and
 //               'generation', bumped by every optimize
 //   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
-//   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h
-//   <t>_parts   (part INTEGER PRIMARY KEY, seq, data)   url_part.h; part −1: the parts' own model
+//   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h: per
+//               transaction, the ids it added, the parts they went to, the ids it deleted
+//   <t>_pending (row INTEGER PRIMARY KEY, seq, ids, keys)   url_log_format.h: the URLs each
+//               transaction added to each part, until the part's run holds them
+//   <t>_parts   (part INTEGER PRIMARY KEY, seq, data)   url_part.h: each part's run, written by
+//               commit seq; part −1: the parts' own model
+//   <t>_ids     (chunk INTEGER PRIMARY KEY, data)   url_id_parts.h: the part of every id
 //   <t>_deleted (id INTEGER PRIMARY KEY)   every id deleted since optimize
+// Format 3 kept every added key in <t>_log and had neither <t>_pending nor <t>_ids: it is read
+// only right after an optimize (its log, parts and deleted tables empty), and made 4 by the first
+// commit; otherwise refused with the way out (optimize with the build that wrote it). Older
+// formats are refused.
 //
-// Batch merges (paper 003; url_store.h, url_part.h). Each xSync, after its log row: while the
-// pending keys (added since optimize, not yet in a part) pass the larger of the option
-// merge_bytes and kPendingPerStored × the stored bytes of base and parts (0: at every commit),
-// parts are merged in
-// turn, from where the last commit stopped, until about kMergeFactor times the key bytes the
-// transaction added are merged (at most that times the bytes that were pending before it, so
-// that a bulk load in one transaction does not pay a rebuild at its commit); each part's row is
-// rewritten with the commit's seq. Then the
-// log rows before the oldest seq among parts that still have pending keys are trimmed — never
-// the newest row, so that a connection that has not read the trimmed rows finds a gap in the
-// seqs and reloads. The first merge without a model to share (a base under kMinBaseModelKeys
-// keys) trains the parts' own model (row −1), waiting for min(merge_bytes, kPartsSampleBytes)
-// pending bytes. Parts carry a Bloom filter, so adding a new URL seldom decodes a block of its
-// part. Loading reads the base, the parts, the deleted ids, then the log rows, each add
-// pending unless its part's seq covers the row; catching up replays the new rows, then installs
-// the parts whose seq is newer than what this connection had read. The cost: a key is coded
-// again each time its part is merged, about 1 + merged ÷ pending times in all (kPendingPerStored
-// tells), and the log keeps the rows of about one merge cycle.
+// Opening reads the config, the base, the deleted ids, the parts' model and the newest log row:
+// no part. A statement reads the parts it needs (their run and pending rows) and the id-map
+// chunks, kept in the store's cache (cache_mb).
+//
+// Batch merges (paper 003; url_store.h, url_part.h). Each xSync, after its rows: in the parts the
+// transaction added to, in turn, a part whose keys pending from earlier commits pass the larger
+// of merge_bytes and its run's stored bytes ÷ kRunPerPending (0: at every commit) gets a new
+// run with every pending key, and its pending rows are deleted, until about kMergeFactor times
+// the key bytes the transaction added are merged. So a key is coded again a few times in all,
+// at any size (urls_sync.cc), and a bulk load in one transaction leaves its
+// keys pending. The first merge without a model to share (a base under kMinBaseModelKeys keys)
+// trains the parts' own model (row −1) on the pending keys held, waiting for
+// min(merge_bytes, kPartsSampleBytes) of them. Runs carry a Bloom filter, so adding a new URL
+// seldom decodes a block of its run. The log keeps its newest kKeptLogRows rows.
 //
 // Transactions (design.md §5): xUpdate changes only the in-memory UrlStore, recording each
-// change in its undo log; xSync appends one <t>_log row with the transaction's changes (commit
-// cost proportional to the change); xRollback / xRollbackTo undo in memory. `optimize` rewrites
-// <t>_base and empties <t>_log, <t>_parts and <t>_deleted at once, so it is refused inside an
-// explicit transaction (like VACUUM); a failed optimize statement reloads the store from the
-// shadow tables.
+// change in its undo log; xSync writes the transaction's rows (commit cost proportional to the
+// change); xRollback / xRollbackTo undo in memory. `optimize` rewrites <t>_base and empties every
+// other table at once, so it is refused inside an explicit transaction (like VACUUM); a failed
+// optimize statement reloads the store from the shadow tables.
 //
 // Other connections: at the start of every statement (xBegin, xOpen) the table compares
 // PRAGMA data_version with the value it last saw; when another connection committed, it reads
-// 'generation' and either replays the <t>_log rows it has not seen or, after an optimize,
-// reloads everything. xBegin also takes the write lock at once (a no-op UPDATE of <t>_config),
-// so two writers never hand out the same id.
+// 'generation' and either reads the <t>_log rows it has not seen — moving its last id on and
+// dropping the parts they name and the runs rewritten since — or, after an optimize or when
+// rows it has not seen were trimmed, reloads. xBegin also takes the write lock at once (a no-op
+// UPDATE of <t>_config), so two writers never hand out the same id.
 //
 // Sources: urls_table.cc (creation, writes, optimize, look-ups for the functions, statistics
 // and checks), urls_cursor.h/.cc (columns, plans, the cursor), urls_sync.cc (loading, catching
-// up, what a commit writes and the merges), urls_slots.h (the shadow-table statements by slot).
+// up, what a commit writes and the merges, the store's reads), urls_slots.h (the shadow-table
+// statements by slot).
 #pragma once
 
 #include <memory>
@@ -69,8 +79,12 @@ namespace crawldb::urls {
 class FingerprintIndex;
 
 inline constexpr const char kUrlsModule[] = "crawldb_urls";
+// The first format with <t>_pending and <t>_ids.
+inline constexpr int kPartsFormat = 4;
+// The shadow table of `suffix` (the tables format 4 added are created by a later commit).
+const ShadowTableSpec* FindShadowSpec(absl::string_view suffix);
 
-class UrlsTable : public ShadowBackedTable {
+class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
  public:
   class Cursor;
 
@@ -96,12 +110,13 @@ class UrlsTable : public ShadowBackedTable {
   absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
   absl::StatusOr<std::optional<std::string>> TextOf(int64_t id);
 
+  UrlStore& store() { return store_; }
   const UrlStore& store() const { return store_; }
   const identity::NormalizeOptions& normalize_options() const { return normalize_options_; }
 
  private:
-  UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, size_t max_url_length,
-            size_t merge_bytes);
+  UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,
+            size_t max_url_length, size_t merge_bytes, size_t cache_bytes);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
@@ -111,11 +126,23 @@ class UrlsTable : public ShadowBackedTable {
   // LoggedTable
   absl::Status LoadAll() override;
   absl::Status ReplayLogSince(int64_t seq) override;
-  // Installs the parts (and the parts' model) a <t>_parts query returns.
-  absl::Status InstallParts(ScopedStatement& select);
-  // At commit: merges parts in turn while the pending keys are too many (see above).
-  absl::Status MergeParts(size_t added_bytes, int64_t seq);
+  // A format-3 table is read only when nothing was added since its last optimize.
+  absl::Status RefuseUnoptimizedOldFormat();
+  absl::Status LoadPartsModel();
+  // Format 3 → 4: the tables format 3 lacked.
+  absl::Status CreatePartsTables();
+  // At commit: merges the parts in `touched` whose pending keys are too many (see above).
+  absl::Status MergeParts(const std::vector<size_t>& touched, int64_t first_added_id,
+                          size_t added_bytes, int64_t seq);
   absl::Status WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data);
+  // store_.Part, a failure made SQLITE_CORRUPT_VTAB.
+  absl::StatusOr<std::shared_ptr<LoadedPart>> HeldPart(size_t part);
+  // UrlStoreSource
+  absl::StatusOr<std::optional<StoredRun>> ReadRun(size_t part) override;
+  absl::Status ReadPending(
+      size_t part, int64_t after,
+      const std::function<absl::Status(int64_t id, std::string_view key)>& add) override;
+  absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) override;
   size_t UndoMark() const override { return store_.UndoMark(); }
   // After a merge the store holds what the undo log cannot take back; a rollback reloads it.
   void UndoTo(size_t mark) override {
@@ -128,14 +155,14 @@ class UrlsTable : public ShadowBackedTable {
   }
 
   identity::NormalizeOptions normalize_options_;
+  int stored_format_;  // the format version the shadow tables are in
   size_t merge_bytes_;
   UrlStore store_;
-  std::vector<int64_t> part_seqs_;  // per part: the log seq its stored row holds (0: none)
-  size_t next_merge_part_ = 0;
+  size_t next_merge_part_ = 0;          // where the next commit starts among the parts it touched
   bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
-  std::string log_keys_;                  // a <t>_log row's keys, decompressed
+  std::string log_keys_;                  // a <t>_pending row's keys, decompressed
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

@@ -1,5 +1,5 @@
-// The rows of a urls table's log: keys round-trip compressed, rows of the uncompressed version 1
-// are still read, and damaged rows are DataLoss, never a crash.
+// The rows of a urls table's log and pending tables: keys, parts and ids round-trip (keys
+// compressed), and damaged rows are DataLoss, never a crash.
 #include "extension/urls/url_log_format.h"
 
 #include <string>
@@ -37,16 +37,41 @@ TEST(UrlLogFormat, KeysRoundTripCompressed) {
   }
 }
 
-TEST(UrlLogFormat, VersionOneRowsAreRead) {
-  std::vector<uint8_t> blob = {1, 2};
-  for (std::string_view key : {"com.a:http/x", "org.b:https/"}) {
-    blob.push_back(static_cast<uint8_t>(key.size()));
-    blob.insert(blob.end(), key.begin(), key.end());
+TEST(UrlLogFormat, PartsAndIdGapsRoundTrip) {
+  for (const LogParts& parts : {LogParts{0, {}}, LogParts{1, {0}}, LogParts{7, {3, 4, 1000, 1023}},
+                                LogParts{int64_t{1} << 40, {1023}}}) {
+    absl::StatusOr<LogParts> decoded = DecodeLogParts(EncodeLogParts(parts));
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ(decoded->added_count, parts.added_count);
+    EXPECT_EQ(decoded->parts, parts.parts);
   }
-  std::string scratch;
-  absl::StatusOr<std::vector<std::string_view>> decoded = DecodeLogKeys(blob, &scratch);
-  ASSERT_TRUE(decoded.ok()) << decoded.status();
-  EXPECT_EQ(*decoded, (std::vector<std::string_view>{"com.a:http/x", "org.b:https/"}));
+  for (const std::vector<int64_t>& ids :
+       {std::vector<int64_t>{}, {1}, {5, 6, 7, 100, int64_t{1} << 50}}) {
+    absl::StatusOr<std::vector<int64_t>> decoded = DecodeIdGaps(EncodeIdGaps(ids));
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ(*decoded, ids);
+  }
+}
+
+TEST(UrlLogFormat, DamagedPartsAndIdGapsAreDataLoss) {
+  const std::vector<uint8_t> parts = EncodeLogParts({9, {2, 500, 1000}});
+  const std::vector<uint8_t> ids = EncodeIdGaps({3, 9, 400, 70000});
+  for (const std::vector<uint8_t>* blob : {&parts, &ids}) {
+    for (size_t size = 0; size < blob->size(); ++size) {
+      const std::vector<uint8_t> cut(blob->begin(), blob->begin() + static_cast<ptrdiff_t>(size));
+      const absl::Status status =
+          blob == &parts ? DecodeLogParts(cut).status() : DecodeIdGaps(cut).status();
+      EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << size;
+    }
+  }
+  // A part out of range, repeated, or not increasing.
+  for (const std::vector<uint8_t>& bad :
+       {std::vector<uint8_t>{3, 1, 1, 0x80, 0x08}, std::vector<uint8_t>{3, 1, 2, 4, 0}}) {
+    EXPECT_EQ(DecodeLogParts(bad).status().code(), absl::StatusCode::kDataLoss);
+  }
+  // An id of 0.
+  EXPECT_EQ(DecodeIdGaps(std::vector<uint8_t>{1, 1, 0}).status().code(),
+            absl::StatusCode::kDataLoss);
 }
 
 TEST(UrlLogFormat, DamagedRowsAreDataLoss) {

@@ -125,9 +125,10 @@ class MergeOracle {
       EXPECT_EQ(**found, it->second);
       return;
     }
-    const int64_t id = store_.Add(key);
-    EXPECT_EQ(id, ++max_id_);
-    live_[key] = id;
+    absl::StatusOr<int64_t> id = store_.Add(key);
+    ASSERT_TRUE(id.ok()) << id.status();
+    EXPECT_EQ(*id, ++max_id_);
+    live_[key] = *id;
   }
   void Delete() {
     if (live_.empty()) return;
@@ -158,10 +159,11 @@ class MergeOracle {
     for (int i = 0; i < 40; ++i) {
       // Parts that have pending keys, found through a key of the pool.
       const size_t part = UrlPartOf(AnyKey());
-      absl::Status status = store_.MergePart(part);
+      absl::Status status = store_.MergePart(part, ++merges_);
       ASSERT_TRUE(status.ok()) << status;
-      ++merges_;
-      EXPECT_TRUE(store_.tail().Pending(part).empty());
+      absl::StatusOr<std::shared_ptr<LoadedPart>> merged = store_.Part(part);
+      ASSERT_TRUE(merged.ok());
+      EXPECT_TRUE((*merged)->pending.empty());
     }
   }
   void Optimize() {
@@ -221,15 +223,15 @@ TEST(UrlStoreMerges, AgreeWithAMapThroughAddsDeletesRollbacksAndOptimize) {
 TEST(UrlStoreMerges, PartsUseTheBaseModelOnceTheBaseIsLarge) {
   std::vector<std::string> keys = RedditKeys(kMinBaseModelKeys + 2000);
   UrlStore store;
-  for (size_t i = 0; i < 1000; ++i) store.Add(keys[i]);
-  ASSERT_TRUE(store.MergePart(UrlPartOf(keys[0])).ok());
+  for (size_t i = 0; i < 1000; ++i) ASSERT_TRUE(store.Add(keys[i]).ok());
+  ASSERT_TRUE(store.MergePart(UrlPartOf(keys[0]), 1).ok());
   EXPECT_TRUE(store.parts_have_own_model());  // a small base: the parts train their own
-  for (size_t i = 1000; i < keys.size() - 1000; ++i) store.Add(keys[i]);
+  for (size_t i = 1000; i < keys.size() - 1000; ++i) ASSERT_TRUE(store.Add(keys[i]).ok());
   absl::StatusOr<UrlBase> base = store.Rebuild();
   ASSERT_TRUE(base.ok());
   store.Reset(*std::move(base));
-  for (size_t i = keys.size() - 1000; i < keys.size(); ++i) store.Add(keys[i]);
-  ASSERT_TRUE(store.MergePart(UrlPartOf(keys.back())).ok());
+  for (size_t i = keys.size() - 1000; i < keys.size(); ++i) ASSERT_TRUE(store.Add(keys[i]).ok());
+  ASSERT_TRUE(store.MergePart(UrlPartOf(keys.back()), 2).ok());
   EXPECT_FALSE(store.parts_have_own_model());
   EXPECT_EQ(store.PartsModel(), store.base().model());
   EXPECT_EQ(*store.Find(keys.back()), static_cast<int64_t>(keys.size()));

@@ -3,19 +3,27 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace crawldb::urls {
 namespace {
 
-std::optional<int64_t> FindOk(const UrlStore& store, std::string_view key) {
+std::optional<int64_t> FindOk(UrlStore& store, std::string_view key) {
   absl::StatusOr<std::optional<int64_t>> id = store.Find(key);
   EXPECT_TRUE(id.ok()) << id.status();
   return id.ok() ? *id : std::nullopt;
 }
 
-std::string KeyOk(const UrlStore& store, int64_t id) {
+std::string KeyOk(UrlStore& store, int64_t id) {
   absl::StatusOr<std::optional<std::string>> key = store.KeyOf(id);
   EXPECT_TRUE(key.ok()) << key.status();
   return key.ok() && key->has_value() ? **key : "<none>";
+}
+
+int64_t AddOk(UrlStore& store, std::string_view key) {
+  absl::StatusOr<int64_t> id = store.Add(key);
+  EXPECT_TRUE(id.ok()) << id.status();
+  return id.ok() ? *id : -1;
 }
 
 UrlBase BuildBase(const std::vector<std::string>& sorted) {
@@ -35,8 +43,8 @@ UrlStore WithBase(std::vector<std::string> sorted) {
 TEST(UrlStore, BaseRanksAreIdsAndTheTailFollows) {
   UrlStore store = WithBase({"com,a(", "com,b(", "com,c("});
   EXPECT_EQ(FindOk(store, "com,b("), 2);
-  EXPECT_EQ(store.Add("com,0("), 4);
-  EXPECT_EQ(store.Add("com,z("), 5);
+  EXPECT_EQ(AddOk(store, "com,0("), 4);
+  EXPECT_EQ(AddOk(store, "com,z("), 5);
   EXPECT_EQ(FindOk(store, "com,0("), 4);
   EXPECT_EQ(KeyOk(store, 1), "com,a(");
   EXPECT_EQ(KeyOk(store, 5), "com,z(");
@@ -52,11 +60,11 @@ TEST(UrlStore, DeletedIdsAreNotReusedAndReAddGetsANewId) {
   EXPECT_FALSE(store.Delete(1));
   EXPECT_FALSE(store.Delete(9));
   EXPECT_EQ(FindOk(store, "com,a("), std::nullopt);
-  EXPECT_EQ(store.Add("com,a("), 3);
+  EXPECT_EQ(AddOk(store, "com,a("), 3);
   EXPECT_EQ(FindOk(store, "com,a("), 3);
   // Deleted from the tail and added again: the newest entry is the one found.
   EXPECT_TRUE(store.Delete(3));
-  EXPECT_EQ(store.Add("com,a("), 4);
+  EXPECT_EQ(AddOk(store, "com,a("), 4);
   EXPECT_EQ(FindOk(store, "com,a("), 4);
   EXPECT_EQ(store.live_count(), 2u);
   absl::StatusOr<UrlBase> rebuilt = store.Rebuild();
@@ -72,12 +80,12 @@ TEST(UrlStore, DeletedIdsAreNotReusedAndReAddGetsANewId) {
 TEST(UrlStore, UndoRestoresEveryStep) {
   UrlStore store = WithBase({"com,a("});
   size_t start = store.UndoMark();
-  store.Add("com,b(");
+  AddOk(store, "com,b(");
   size_t middle = store.UndoMark();
   store.Delete(1);
   store.Delete(2);
-  store.Add("com,b(");  // re-add of a deleted tail URL: unindexes the old entry
-  store.Add("com,c(");
+  AddOk(store, "com,b(");  // re-add of a deleted tail URL: unindexes the old entry
+  AddOk(store, "com,c(");
   EXPECT_EQ(FindOk(store, "com,b("), 3);
   store.UndoTo(middle);
   EXPECT_EQ(store.max_id(), 2);
@@ -93,21 +101,35 @@ TEST(UrlStore, UndoRestoresEveryStep) {
 TEST(UrlStore, PendingListsWhatATransactionChanged) {
   UrlStore store = WithBase({"com,a(", "com,b("});
   store.ClearUndo();
-  store.Add("com,c(");
+  AddOk(store, "com,c(");
   store.Delete(1);
-  store.Add("com,d(");
+  AddOk(store, "com,d(");
   UrlStore::Pending pending = store.PendingSince(0);
   EXPECT_EQ(pending.first_added_id, 3);
-  EXPECT_EQ(pending.added_keys, (std::vector<std::string_view>{"com,c(", "com,d("}));
+  EXPECT_EQ(pending.added_count, 2);
+  std::vector<std::string_view> keys;
+  std::vector<int64_t> ids;
+  for (const UrlStore::PartAdds& part : pending.parts) {
+    EXPECT_EQ(part.ids.size(), part.keys.size());
+    for (size_t i = 0; i < part.ids.size(); ++i) {
+      EXPECT_EQ(UrlPartOf(part.keys[i]), part.part);
+      keys.push_back(part.keys[i]);
+      ids.push_back(part.ids[i]);
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(keys, (std::vector<std::string_view>{"com,c(", "com,d("}));
+  EXPECT_EQ(ids, (std::vector<int64_t>{3, 4}));
   EXPECT_EQ(pending.deleted_ids, (std::vector<int64_t>{1}));
-  EXPECT_TRUE(store.PendingSince(store.UndoMark()).added_keys.empty());
+  EXPECT_EQ(store.PendingSince(store.UndoMark()).added_count, 0);
 }
 
 TEST(UrlStore, ReplayRefusesWhatCannotBeTheLog) {
   UrlStore store = WithBase({"com,a("});
-  EXPECT_TRUE(store.ReplayAdd("com,b(", 2).ok());
-  EXPECT_EQ(store.ReplayAdd("com,c(", 5).message(), "url log: id 5 follows id 2");
-  EXPECT_EQ(store.ReplayAdd("com,a(", 3).message(), "url log: id 3 repeats the URL of id 1");
+  EXPECT_TRUE(store.ReplayAdds(2, 1).ok());
+  EXPECT_EQ(store.max_id(), 2);
+  EXPECT_EQ(store.ReplayAdds(5, 1).message(), "url log: ids from 5 follow id 2");
   EXPECT_EQ(store.ReplayDelete(7).message(), "url log: deletes id 7, which is not live");
   EXPECT_TRUE(store.ReplayDelete(2).ok());
   EXPECT_EQ(store.ReplayDelete(2).code(), absl::StatusCode::kDataLoss);
@@ -115,9 +137,9 @@ TEST(UrlStore, ReplayRefusesWhatCannotBeTheLog) {
 
 TEST(UrlStore, RebuildMergesBaseAndTailInOrder) {
   UrlStore store = WithBase({"com,b(", "com,d(", "com,f("});
-  store.Add("com,e(");
-  store.Add("com,a(");
-  store.Add("com,g(");
+  AddOk(store, "com,e(");
+  AddOk(store, "com,a(");
+  AddOk(store, "com,g(");
   store.Delete(2);
   absl::StatusOr<UrlBase> rebuilt = store.Rebuild();
   ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
@@ -155,7 +177,7 @@ TEST(UrlStore, RebuildsEmptyAndTinyStores) {
     const std::vector<std::string> keys = PageKeys(count);
     UrlStore store;
     // Added in reverse: the tail is sorted by the rebuild.
-    for (size_t i = count; i-- > 0;) store.Add(keys[i]);
+    for (size_t i = count; i-- > 0;) AddOk(store, keys[i]);
     std::vector<int64_t> old_to_new;
     absl::StatusOr<UrlBase> rebuilt = store.Rebuild(&old_to_new);
     ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
@@ -164,8 +186,8 @@ TEST(UrlStore, RebuildsEmptyAndTinyStores) {
     store.Reset(*std::move(rebuilt));
     for (size_t i = 0; i < count; ++i) EXPECT_EQ(FindOk(store, keys[i]), i + 1);
     // Rebuilt again from a base alone, and from a base with a tail around it.
-    store.Add("com,a(");
-    store.Add("com,z(");
+    AddOk(store, "com,a(");
+    AddOk(store, "com,z(");
     rebuilt = store.Rebuild();
     ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
     std::vector<std::string> expected = keys;
@@ -183,11 +205,11 @@ TEST(UrlStore, RebuildMapsOldIdsToNewIds) {
   for (size_t i = 0; i < keys.size(); i += 2) base_keys.push_back(keys[i]);
   UrlStore store = WithBase(base_keys);
   for (int64_t id = 1; id <= 70; id += 3) ASSERT_TRUE(store.Delete(id));
-  const int64_t before = store.Add("com,a(");
-  const int64_t between = store.Add(keys[41]);
-  const int64_t gone = store.Add(keys[43]);
-  const int64_t after = store.Add("com,z(");
-  const int64_t again = store.Add(keys[0]);  // id 1 was deleted
+  const int64_t before = AddOk(store, "com,a(");
+  const int64_t between = AddOk(store, keys[41]);
+  const int64_t gone = AddOk(store, keys[43]);
+  const int64_t after = AddOk(store, "com,z(");
+  const int64_t again = AddOk(store, keys[0]);  // id 1 was deleted
   ASSERT_TRUE(store.Delete(gone));
   std::vector<int64_t> old_to_new = {42, 42};  // overwritten
   absl::StatusOr<UrlBase> rebuilt = store.Rebuild(&old_to_new);

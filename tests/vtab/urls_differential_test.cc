@@ -286,5 +286,15 @@ TEST(UrlsDifferential, AgreesWithAPlainTableWhenEveryCommitMerges) {
   }
 }
 
+// The same with no part kept between look-ups (cache_mb=0): every look-up, scan and commit reads
+// the parts it needs from the file again, while uncommitted adds stay.
+TEST(UrlsDifferential, AgreesWithAPlainTableWhenNothingIsCached) {
+  Differential run(6, "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0)");
+  run.Run(1500);
+  EXPECT_GT(run.reopens_, 5);
+  EXPECT_GT(run.rollbacks_, 5);
+  EXPECT_GT(run.max_merged_, 100);
+}
+
 }  // namespace
 }  // namespace crawldb::testing

@@ -58,8 +58,9 @@ int InsertAll(const std::string& path, const std::vector<std::string>& urls, siz
 }
 
 // The parameter: BEGIN IMMEDIATE batches or autocommit ones, and whether every commit merges
-// parts (merge_bytes=0), so that each process also installs the parts the other rewrote and
-// reloads when the log rows it had not read were trimmed.
+// parts (merge_bytes=0), so that each process also reads again the parts the other rewrote —
+// with no part kept between look-ups (cache_mb=0), so that each process reads parts all the
+// time.
 struct Mode {
   bool immediate;
   bool merges;
@@ -83,8 +84,9 @@ TEST_P(UrlsProcesses, OverlappingInsertsStoreEachUrlOnce) {
   {
     SQLite::Database db = LoadedDb(path);
     db.exec("PRAGMA journal_mode = WAL");
-    db.exec(GetParam().merges ? "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)"
-                              : "CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec(GetParam().merges
+                ? "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0)"
+                : "CREATE VIRTUAL TABLE urls USING crawldb_urls");
   }
   std::vector<pid_t> children;
   for (const std::vector<std::string>* urls : {&a, &b}) {

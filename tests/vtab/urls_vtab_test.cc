@@ -95,7 +95,7 @@ TEST_F(UrlsTest, MaxUrlLengthIsAnOption) {
               "'10'");
   ExpectError(db_, "CREATE VIRTUAL TABLE bad USING crawldb_urls(lenght=10)", SQLITE_ERROR,
               "crawldb_urls: unknown option 'lenght'; expected one of: max_url_length, "
-              "merge_bytes");
+              "merge_bytes, cache_mb");
 }
 
 TEST_F(UrlsTest, MultiRowInsertFailingMidwayKeepsNothingOfTheStatement) {
@@ -403,60 +403,64 @@ TEST(UrlsPersistence, ReopenReadsWhatWasCommitted) {
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 
-// A table of format 2 wrote its log rows' keys uncompressed (url_log_format.h, version 1): it is
-// read, and its first commit makes it format 3.
-TEST(UrlsPersistence, FormatTwoIsReadAndBecomesThreeAtItsFirstWrite) {
-  std::string path = TempDbPath("urls_format2");
+// Makes the table `urls` look as format 3 wrote it: no <t>_pending, no <t>_ids.
+void MakeFormatThree(SQLite::Database& db) {
+  db.exec("DROP TABLE urls_pending");
+  db.exec("DROP TABLE urls_ids");
+  db.exec("UPDATE urls_config SET value = '3' WHERE key = 'format_version'");
+}
+
+// A table of format 3 kept its added keys in <t>_log and had no <t>_pending or <t>_ids: right
+// after an optimize it holds nothing of them, is read, and its first commit makes it format 4.
+TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesFourAtItsFirstWrite) {
+  std::string path = TempDbPath("urls_format3");
   std::vector<std::string> before;
   {
     SQLite::Database db = LoadedDb(path);
     db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
     db.exec("INSERT INTO urls(url) VALUES ('http://b.com/'), ('http://a.com/x')");
-    db.exec("SELECT crawldb_optimize()");
-    db.exec("INSERT INTO urls(url) VALUES ('http://c.com/'), ('http://d.com/y?q=1')");
-    db.exec("INSERT INTO urls(url) VALUES ('http://e.org/')");
     db.exec("DELETE FROM urls WHERE url = 'http://b.com/'");
+    db.exec("INSERT INTO urls(url) VALUES ('http://c.com/')");
+    db.exec("SELECT crawldb_optimize()");
     before = Rows(db, "SELECT id, url FROM urls");
-    // Every log row as version 1 wrote it: version, count, (length, key) per key.
-    SQLite::Statement select(db, "SELECT seq, added FROM urls_log");
-    std::vector<std::pair<int64_t, std::vector<uint8_t>>> rows;
-    while (select.executeStep()) {
-      SQLite::Column added = select.getColumn(1);
-      const auto* bytes = static_cast<const uint8_t*>(added.getBlob());
-      std::string scratch;
-      absl::StatusOr<std::vector<std::string_view>> keys =
-          urls::DecodeLogKeys({bytes, static_cast<size_t>(added.getBytes())}, &scratch);
-      ASSERT_TRUE(keys.ok()) << keys.status();
-      std::vector<uint8_t> plain = {1, static_cast<uint8_t>(keys->size())};
-      for (std::string_view key : *keys) {
-        plain.push_back(static_cast<uint8_t>(key.size()));
-        plain.insert(plain.end(), key.begin(), key.end());
-      }
-      rows.emplace_back(select.getColumn(0).getInt64(), std::move(plain));
-    }
-    ASSERT_EQ(rows.size(), 3u);
-    for (const auto& [seq, plain] : rows) {
-      SQLite::Statement update(db, "UPDATE urls_log SET added = ? WHERE seq = ?");
-      update.bind(1, plain.data(), static_cast<int>(plain.size()));
-      update.bind(2, seq);
-      update.exec();
-    }
-    db.exec("UPDATE urls_config SET value = '2' WHERE key = 'format_version'");
+    MakeFormatThree(db);
   }
   const char kVersion[] = "SELECT value FROM urls_config WHERE key = 'format_version'";
   {
     SQLite::Database db = LoadedDb(path);
     EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
+    EXPECT_EQ(One(db, "SELECT url_id('http://c.com/')"), "2");
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
-    EXPECT_EQ(One(db, kVersion), "2");
-    db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
     EXPECT_EQ(One(db, kVersion), "3");
+    db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
+    EXPECT_EQ(One(db, kVersion), "4");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), "1");
     before = Rows(db, "SELECT id, url FROM urls");
   }
   SQLite::Database db = LoadedDb(path);
   EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
-  EXPECT_EQ(before.size(), 5u);
+  EXPECT_EQ(before.size(), 3u);
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
+// Format 3 with URLs added since its last optimize (keys in its log rows) is refused, saying how
+// to move it over; nothing is changed.
+TEST(UrlsPersistence, FormatThreeWithUrlsSinceOptimizeIsRefusedWithTheWayOut) {
+  std::string path = TempDbPath("urls_format3_log");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("INSERT INTO urls(url) VALUES ('http://a.com/')");
+    MakeFormatThree(db);
+  }
+  SQLite::Database db = LoadedDb(path);
+  ExpectError(db, "SELECT count(*) FROM urls", SQLITE_ERROR,
+              "crawldb_urls: table 'urls' is in format 3, which this build reads only right after "
+              "an optimize: it holds URLs added since its last one; open it with the crawldb "
+              "build that wrote it and run INSERT INTO \"urls\"(\"urls\") VALUES ('optimize') (or "
+              "SELECT crawldb_optimize()), then open it here");
+  EXPECT_EQ(One(db, "SELECT value FROM urls_config WHERE key = 'format_version'"), "3");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls_log"), "1");
 }
 
 TEST(UrlsPersistence, AnotherConnectionSeesCommitsAtItsNextStatement) {
@@ -507,8 +511,10 @@ TEST(UrlsPersistence, LargeTransactionsSplitTheirLogUnderTheLengthLimit) {
     db.exec(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
         "INSERT INTO urls(url) SELECT 'http://example.com/some/longer/path/' || i FROM n");
-    EXPECT_GT(std::stoi(One(db, "SELECT count(*) FROM urls_log")), 3);
-    EXPECT_EQ(One(db, "SELECT max(length(added)) <= 50000 + 64 FROM urls_log"), "1");
+    // One host, so one part: its pending rows split.
+    EXPECT_EQ(One(db, "SELECT count(*) FROM urls_log"), "1");
+    EXPECT_GT(std::stoi(One(db, "SELECT count(*) FROM urls_pending")), 3);
+    EXPECT_EQ(One(db, "SELECT max(length(keys)) <= 50000 + 64 FROM urls_pending"), "1");
   }
   SQLite::Database db = LoadedDb(path);
   EXPECT_EQ(One(db, "SELECT count(*) || ' ' || max(id) FROM urls"), "5000 5000");
@@ -544,7 +550,13 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
       "DELETE FROM urls_base WHERE part = 2",
       "DELETE FROM urls_base WHERE part = 4",
       "UPDATE urls_base SET part = 5 WHERE part = 4",
-      "UPDATE urls_log SET added = substr(added, 1, 5)",
+      "UPDATE urls_log SET added = substr(added, 1, 2)",
+      "UPDATE urls_pending SET keys = substr(keys, 1, 5)",
+      "UPDATE urls_pending SET ids = x'010100'",
+      "UPDATE urls_pending SET row = row + 1",
+      "UPDATE urls_pending SET row = row + 1099511627776",
+      "UPDATE urls_ids SET data = substr(data, 1, 3)",
+      "DELETE FROM urls_ids",
       "UPDATE urls_log SET deleted = x'0101'",
       "UPDATE urls_log SET first_id = 2",
       "UPDATE urls_config SET value = 'x' WHERE key = 'generation'",
@@ -604,13 +616,19 @@ TEST(UrlsStats, CountTheBytesOfEveryStructure) {
       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) "
       "INSERT INTO urls(url) SELECT 'http://site' || (i % 9) || '.com/p/' || i FROM n");
   EXPECT_EQ(stat("log_rows"), 1);
-  const int64_t log_bytes = stat("log_bytes");
-  EXPECT_GT(log_bytes, 1000);  // compressed: these URLs differ by a few characters
-  EXPECT_EQ(log_bytes, std::stoll(One(db,
-                                      "SELECT sum(length(added) + length(deleted)) "
-                                      "FROM urls_log")));
+  EXPECT_EQ(stat("log_bytes"), std::stoll(One(db,
+                                              "SELECT sum(length(added) + length(deleted)) "
+                                              "FROM urls_log")));
+  EXPECT_EQ(stat("pending_urls"), 1000);
+  EXPECT_EQ(stat("pending_rows"), std::stoll(One(db, "SELECT count(*) FROM urls_pending")));
+  const int64_t pending_bytes = stat("pending_bytes");
+  EXPECT_GT(pending_bytes, 1000);  // compressed: these URLs differ by a few characters
+  EXPECT_LT(pending_bytes, stat("pending_key_bytes") / 2);
+  EXPECT_EQ(pending_bytes, std::stoll(One(db,
+                                          "SELECT sum(length(ids) + length(keys)) "
+                                          "FROM urls_pending")));
   db.exec("SELECT crawldb_optimize()");
-  EXPECT_EQ(stat("log_rows") + stat("log_bytes"), 0);
+  EXPECT_EQ(stat("log_rows") + stat("log_bytes") + stat("pending_rows") + stat("pending_bytes"), 0);
   EXPECT_EQ(stat("pending_urls") + stat("pending_key_bytes") + stat("parts_bytes"), 0);
   EXPECT_EQ(stat("base_blocks"), 32);  // 1000 keys, 32 per block
   const int64_t model = stat("base_model_bytes");

@@ -1,0 +1,51 @@
+#include "extension/urls/url_pending_keys.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+
+namespace crawldb::urls {
+
+PendingKeys::PendingKeys() : index_(0, SlotHash{}, SlotEq{this}) {}
+
+uint32_t PendingKeys::KeyHash32(std::string_view key) {
+  return static_cast<uint32_t>(XXH3_64bits(key.data(), key.size()) >> 32);
+}
+
+std::optional<size_t> PendingKeys::Find(std::string_view key) const {
+  auto it = index_.find(Probe{key, KeyHash32(key)});
+  if (it == index_.end()) return std::nullopt;
+  return it->index;
+}
+
+std::optional<size_t> PendingKeys::FindId(int64_t id) const {
+  auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+  if (it == ids_.end() || *it != id) return std::nullopt;
+  return static_cast<size_t>(it - ids_.begin());
+}
+
+std::optional<size_t> PendingKeys::Append(int64_t id, std::string_view key) {
+  std::optional<size_t> replaced = Find(key);
+  if (replaced.has_value()) index_.erase(SlotOf(*replaced));
+  bytes_.append(key);
+  ends_.push_back(static_cast<uint32_t>(bytes_.size()));
+  ids_.push_back(id);
+  index_.insert(SlotOf(size() - 1));
+  return replaced;
+}
+
+void PendingKeys::PopBack(std::optional<size_t> reindex) {
+  // Erase by index, not by key: an older entry with the same key may be the indexed one.
+  index_.erase(SlotOf(size() - 1));
+  ids_.pop_back();
+  ends_.pop_back();
+  bytes_.resize(ends_.empty() ? 0 : ends_.back());
+  if (reindex.has_value()) index_.insert(SlotOf(*reindex));
+}
+
+size_t PendingKeys::MemoryBytes() const {
+  return sizeof(*this) + bytes_.capacity() + ends_.capacity() * sizeof(uint32_t) +
+         ids_.capacity() * sizeof(int64_t) + index_.capacity() * (sizeof(Slot) + 1);
+}
+
+}  // namespace crawldb::urls
