@@ -9,6 +9,11 @@
 
 namespace crawldb {
 
+void Connection::SetCacheMb(size_t cache_mb) {
+  cache_mb_ = cache_mb;
+  for (CrawldbTable* table : tables_) table->ConnectionCacheChanged(cache_mb);
+}
+
 void Connection::Unregister(CrawldbTable* table) {
   tables_.erase(std::remove(tables_.begin(), tables_.end(), table), tables_.end());
 }

@@ -35,6 +35,9 @@ class CrawldbTable {
                                    absl::Span<const int64_t> /*old_to_new*/) {
     return absl::OkStatus();
   }
+  // The connection's cache bound (Connection::cache_mb) changed: tables whose own option does
+  // not set theirs follow it.
+  virtual void ConnectionCacheChanged(size_t /*cache_mb*/) {}
 };
 
 class Connection {
@@ -44,6 +47,12 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   sqlite3* db() const { return db_; }
+
+  // The bound, in MiB, on what each table that pages from the file holds, unless its cache_mb
+  // option says otherwise (crawldb_cache_mb sets it; url_store.h).
+  static constexpr size_t kDefaultCacheMb = 256;
+  size_t cache_mb() const { return cache_mb_; }
+  void SetCacheMb(size_t cache_mb);
 
   void Register(CrawldbTable* table) { tables_.push_back(table); }
   void Unregister(CrawldbTable* table);
@@ -75,6 +84,7 @@ class Connection {
  private:
   sqlite3* db_;
   std::vector<CrawldbTable*> tables_;
+  size_t cache_mb_ = kDefaultCacheMb;
 };
 
 }  // namespace crawldb

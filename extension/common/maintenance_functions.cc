@@ -55,6 +55,24 @@ absl::Status Optimize(sqlite3_context* context, int, sqlite3_value**) {
   return absl::OkStatus();
 }
 
+constexpr int64_t kMaxCacheMb = 1 << 20;
+
+absl::Status CacheMb(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  Connection* connection = ConnectionOf(context);
+  if (argc == 1) {
+    const int64_t mb = sqlite3_value_int64(argv[0]);
+    if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER || mb < 0 || mb > kMaxCacheMb) {
+      return UserError(
+          "crawldb_cache_mb",
+          absl::StrCat("the cache bound must be an integer from 0 to ", kMaxCacheMb, " (MiB)"),
+          "e.g. SELECT crawldb_cache_mb(512)");
+    }
+    connection->SetCacheMb(static_cast<size_t>(mb));
+  }
+  sqlite3_result_int64(context, static_cast<int64_t>(connection->cache_mb()));
+  return absl::OkStatus();
+}
+
 void DeleteConnection(void* connection) { delete static_cast<Connection*>(connection); }
 
 }  // namespace
@@ -71,6 +89,12 @@ absl::Status RegisterMaintenanceFunctions(sqlite3* db, std::unique_ptr<Connectio
   if (rc == SQLITE_OK) {
     rc = sqlite3_create_function_v2(db, "crawldb_optimize", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY,
                                     shared, &SqlFunction<Optimize>, nullptr, nullptr, nullptr);
+  }
+  for (int argc : {0, 1}) {
+    if (rc == SQLITE_OK) {
+      rc = sqlite3_create_function_v2(db, "crawldb_cache_mb", argc, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                      shared, &SqlFunction<CacheMb>, nullptr, nullptr, nullptr);
+    }
   }
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb");
   return absl::OkStatus();

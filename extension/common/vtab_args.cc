@@ -142,6 +142,7 @@ absl::StatusOr<VtabOptions> VtabOptions::Parse(const VtabArgs& args,
       return UserError(module, absl::StrCat("option '", key, "' is given twice"));
     }
     CRAWLDB_ASSIGN_OR_RETURN(result.values_[key], ValidateValue(module, *spec, raw));
+    result.given_.insert(std::string(key));
   }
   for (size_t i = next_positional; i < positional.size(); ++i) {
     if (positional[i].default_value.empty()) {

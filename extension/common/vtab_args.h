@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 
@@ -61,6 +62,8 @@ class VtabOptions {
   int64_t Integer(absl::string_view name) const;
   double Real(absl::string_view name) const;
   bool Boolean(absl::string_view name) const;
+  // True when the statement gave the option (its value is not the default).
+  bool Given(absl::string_view name) const { return given_.contains(name); }
 
   // Every option as "key=value" with defaults filled in, in spec order: what a table stores in
   // its config row so that the file documents how it was created.
@@ -69,6 +72,7 @@ class VtabOptions {
  private:
   std::vector<std::string> order_;                        // names in spec order
   absl::flat_hash_map<std::string, std::string> values_;  // canonical text of each value
+  absl::flat_hash_set<std::string> given_;                // the options the statement gave
 };
 
 }  // namespace crawldb

@@ -27,6 +27,7 @@ UrlStore::UrlStore(UrlStoreSource* source) : source_(source), slots_(kUrlParts) 
 void UrlStore::set_cache_bytes(size_t bytes) {
   cache_bytes_ = bytes;
   id_parts_.set_max_chunks(std::max<size_t>(4, bytes / kIdChunkShare / (2 * kIdsPerChunk)));
+  Evict(kUrlParts);
 }
 
 void UrlStore::Reset(UrlBase base) {

@@ -84,14 +84,21 @@ namespace {}  // namespace
 // ---------------------------------------------------------------------------------------------
 
 UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,
-                     size_t max_url_length, size_t merge_bytes, size_t cache_bytes)
+                     size_t max_url_length, size_t merge_bytes, std::optional<size_t> cache_mb)
     : ShadowBackedTable(db, connection, Shadow(), kUrlsModule, args),
       stored_format_(stored_format),
+      own_cache_mb_(cache_mb.has_value()),
       merge_bytes_(merge_bytes),
       store_(this),
       fingerprints_(std::make_unique<FingerprintIndex>()) {
   normalize_options_.max_length = max_url_length;
-  store_.set_cache_bytes(cache_bytes);
+  const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
+                                                            : Connection::kDefaultCacheMb);
+  store_.set_cache_bytes(mb << 20);
+}
+
+void UrlsTable::ConnectionCacheChanged(size_t cache_mb) {
+  if (!own_cache_mb_) store_.set_cache_bytes(cache_mb << 20);
 }
 
 UrlsTable::~UrlsTable() = default;
@@ -179,7 +186,9 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
       new UrlsTable(db, static_cast<Connection*>(aux), args, stored_format,
                     static_cast<size_t>(options.Integer("max_url_length")),
                     static_cast<size_t>(options.Integer("merge_bytes")),
-                    static_cast<size_t>(options.Integer("cache_mb")) << 20));
+                    options.Given("cache_mb")
+                        ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
+                        : std::nullopt));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }

@@ -1,12 +1,13 @@
 // The `urls` virtual table (module crawldb_urls): the URL store as SQL.
 //
 //   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=16384,
-//       cache_mb=256)];
+//       cache_mb=N)];
 //   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
 //   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
 //   cache_mb  the bound, in MiB, on the parts and id-map chunks one connection holds beyond
 //             those with uncommitted adds (url_store.h; 0: only the part in use); the base is
-//             held whole
+//             held whole. When not given, the connection's bound (crawldb_cache_mb(), 256 by
+//             default; maintenance_functions.h)
 //
 // Shadow tables (format version 4; the formats of their blobs are owned by the headers named):
 //   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options, and
@@ -104,6 +105,7 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
 
   // CrawldbTable
   absl::StatusOr<std::string> StatsJson() override;
+  void ConnectionCacheChanged(size_t cache_mb) override;
 
   // For the SQL functions: look-ups on the committed-or-own state, after catching up with other
   // connections.
@@ -116,7 +118,7 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
 
  private:
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,
-            size_t max_url_length, size_t merge_bytes, size_t cache_bytes);
+            size_t max_url_length, size_t merge_bytes, std::optional<size_t> cache_mb);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
@@ -156,6 +158,7 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
 
   identity::NormalizeOptions normalize_options_;
   int stored_format_;  // the format version the shadow tables are in
+  bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
   size_t merge_bytes_;
   UrlStore store_;
   size_t next_merge_part_ = 0;          // where the next commit starts among the parts it touched

@@ -651,5 +651,53 @@ TEST(UrlsStats, CountTheBytesOfEveryStructure) {
   EXPECT_GT(stat("memory_bytes"), model);
 }
 
+// The parts a connection holds stay within its cache bound: crawldb_cache_mb() sets it for the
+// tables whose cache_mb option is not given, open or opened later.
+TEST(UrlsCache, TheConnectionBoundAppliesToTablesWithoutTheirOwn) {
+  const std::string path = TempDbPath("urls_cache");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("CREATE VIRTUAL TABLE own USING crawldb_urls(cache_mb=0)");
+    for (const char* table : {"urls", "own"}) {
+      db.exec(std::string("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE "
+                          "i < 2000) INSERT INTO ") +
+              table + "(url) SELECT 'http://h' || i || '.example/' FROM n");
+    }
+  }
+  SQLite::Database db = LoadedDb(path);
+  auto held = [&](const std::string& table) {
+    return std::stoll(One(db,
+                          "SELECT json_extract(value, '$.held_parts') FROM "
+                          "json_each(crawldb_stats(), '$.tables') WHERE "
+                          "json_extract(value, '$.table') = '" +
+                              table + "'"));
+  };
+  auto look_up = [&](const std::string& table) {
+    for (int i = 1; i <= 50; ++i) {
+      EXPECT_EQ(One(db, "SELECT id FROM " + table + " WHERE url = 'http://h" + std::to_string(i) +
+                            ".example/'"),
+                std::to_string(i));
+    }
+  };
+  EXPECT_EQ(One(db, "SELECT crawldb_cache_mb()"), "256");
+  look_up("urls");
+  EXPECT_GT(held("urls"), 40);  // 50 hosts: about 49 parts of 1,024
+  EXPECT_EQ(One(db, "SELECT crawldb_cache_mb(0)"), "0");
+  look_up("urls");
+  EXPECT_LE(held("urls"), 1);
+  EXPECT_EQ(One(db, "SELECT crawldb_cache_mb(64)"), "64");
+  look_up("urls");
+  look_up("own");
+  EXPECT_GT(held("urls"), 40);
+  EXPECT_LE(held("own"), 1);  // its own option holds
+  ExpectError(db, "SELECT crawldb_cache_mb(-1)", SQLITE_ERROR,
+              "crawldb_cache_mb: the cache bound must be an integer from 0 to 1048576 (MiB); e.g. "
+              "SELECT crawldb_cache_mb(512)");
+  ExpectError(db, "SELECT crawldb_cache_mb('a lot')", SQLITE_ERROR,
+              "crawldb_cache_mb: the cache bound must be an integer from 0 to 1048576 (MiB); e.g. "
+              "SELECT crawldb_cache_mb(512)");
+}
+
 }  // namespace
 }  // namespace crawldb::testing
