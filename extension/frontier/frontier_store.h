@@ -114,11 +114,11 @@ struct Host {
   enum class Place : uint8_t { kNone, kReady, kWaiting };
   std::string name;
   HostSettings settings;
-  absl::btree_set<uint64_t> members;  // fingerprints of every record of the host
-  absl::btree_set<QueueKey> queue;    // the host's kQueued records
-  Place place = Place::kNone;         // where the host sits while its queue is not empty
-  QueueKey ready_key;                 // its key in ready_ (place kReady)
-  double wake = 0;                    // its key in waiting_ (place kWaiting)
+  size_t size = 0;                  // records of the host, in any state (its budget counts them)
+  absl::btree_set<QueueKey> queue;  // the host's kQueued records
+  Place place = Place::kNone;       // where the host sits while its queue is not empty
+  QueueKey ready_key;               // its key in ready_ (place kReady)
+  double wake = 0;                  // its key in waiting_ (place kWaiting)
   // Bytes of `name` before its registrable domain; -1 until FrontierStore::DomainOf computes it.
   mutable int32_t domain_offset = -1;
 };
@@ -147,6 +147,10 @@ class FrontierStore {
   size_t HostsWaiting(double now) const;
   // Every record's fingerprint (hash order), the timer set (due, fp) in due order.
   std::vector<uint64_t> AllFingerprints() const;
+  // The fingerprints of host `id`'s records, in increasing order; valid until the next change.
+  // The first call lists every host's records in one pass over them, at 8 bytes per record,
+  // which later adds append to; a call drops from its host's list what left the host.
+  const std::vector<uint64_t>& HostFingerprints(uint32_t id) const;
   // Calls visit(fp, record) for every record (hash order).
   template <typename Visit>
   void ForEachRecord(Visit visit) const {
@@ -260,6 +264,10 @@ class FrontierStore {
   double promoted_until_ = -std::numeric_limits<double>::infinity();
   size_t state_counts_[kUrlStateCount] = {};
   std::vector<UndoEntry> undo_;
+  // HostFingerprints' lists, by host id, once built: each holds its host's fingerprints, and
+  // may hold some twice or of records deleted since (a host id may outlive an undone host).
+  mutable std::vector<std::vector<uint64_t>> host_members_;
+  mutable bool host_members_built_ = false;
 };
 
 }  // namespace crawldb::frontier

@@ -377,6 +377,52 @@ TEST(FrontierStore, ChangeSetsAndSnapshotsReplayToTheSameState) {
   EXPECT_FALSE(got.empty());
 }
 
+// The fingerprints of every host's records, from every record.
+std::vector<std::vector<uint64_t>> HostsByScan(const FrontierStore& store) {
+  std::vector<std::vector<uint64_t>> hosts(store.host_count());
+  store.ForEachRecord(
+      [&](uint64_t fp, const UrlRecord& record) { hosts[record.host].push_back(fp); });
+  for (std::vector<uint64_t>& fps : hosts) std::sort(fps.begin(), fps.end());
+  return hosts;
+}
+
+void ExpectHostFingerprintsAsScanned(const FrontierStore& store) {
+  std::vector<std::vector<uint64_t>> expected = HostsByScan(store);
+  for (uint32_t id = 0; id < store.host_count(); ++id) {
+    ASSERT_EQ(store.HostFingerprints(id), expected[id]) << store.host(id).name;
+    ASSERT_EQ(store.host(id).size, expected[id].size()) << store.host(id).name;
+  }
+  ExpectConsistent(store);
+}
+
+// The host lists are built on the first host scan, then follow adds, deletes and undo, also of
+// a host's creation (its id comes back with another name).
+TEST(FrontierStore, HostFingerprintsFollowAddsDeletesAndUndo) {
+  FrontierStore store(NoDelay());
+  for (int i = 0; i < 300; ++i) AddUrl(store, absl::StrCat("http://h", i % 7, ".example.com/", i));
+  ExpectConsistent(store);
+  ExpectHostFingerprintsAsScanned(store);
+  store.ClearUndo();
+  const size_t mark = store.UndoMark();
+  for (int i = 300; i < 400; ++i) {
+    AddUrl(store, absl::StrCat("http://h", i % 9, ".example.com/", i));  // hosts h7, h8 are new
+  }
+  std::vector<uint64_t> all = store.AllFingerprints();
+  for (size_t i = 0; i < all.size(); i += 5) store.Delete(all[i]);
+  ExpectHostFingerprintsAsScanned(store);
+  store.UndoTo(mark);
+  EXPECT_EQ(store.host_count(), 7u);
+  ExpectHostFingerprintsAsScanned(store);
+  // h8 now takes the id h7 had; a URL deleted and added again is listed once.
+  const uint64_t again = AddUrl(store, "http://h8.example.com/again");
+  AddUrl(store, "http://h7.example.com/367");
+  store.Delete(again);
+  AddUrl(store, "http://h8.example.com/again");
+  ExpectHostFingerprintsAsScanned(store);
+  EXPECT_EQ(store.HostFingerprints(*store.FindHost("h8.example.com")),
+            std::vector<uint64_t>{again});
+}
+
 TEST(FrontierChangeSet, EveryTruncationAndBitFlipIsRefused) {
   FrontierStore store(NoDelay());
   for (const std::string& url : RedditUrls(40)) AddReal(store, url);
