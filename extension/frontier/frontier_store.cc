@@ -168,7 +168,7 @@ void FrontierStore::Promote(double now) {
 void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
   if (UrlRecord* current = records_.Find(fp)) {
     UrlRecord old = *current;
-    Unindex(fp, old);
+    if (!loading_) Unindex(fp, old);
     if (next == nullptr) {
       --hosts_[old.host].size;
       records_.Erase(fp);
@@ -184,7 +184,7 @@ void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
       host_members_[next->host].push_back(fp);
     }
   }
-  Index(fp, *next);
+  if (!loading_) Index(fp, *next);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -460,6 +460,77 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
     SetRecord(change.fp, &record);
   }
   return absl::OkStatus();
+}
+
+absl::Status FrontierStore::LoadPart(size_t part, const ChangeSet& records) {
+  if (!loading_) return absl::InternalError("frontier: a snapshot part loaded outside a load");
+  if (!records.hosts.empty())
+    return absl::DataLossError("frontier change set: a snapshot part holds hosts");
+  records_.Reserve(part, records_.part(part).size() + records.urls.size());
+  for (const UrlChange& change : records.urls) {
+    if (change.kind != UrlChangeKind::kNew)
+      return Inconsistent("a snapshot part holds a change", change.fp);
+    if (RecordPartOf(change.fp) != part)
+      return Inconsistent("a snapshot part holds another part's URL", change.fp);
+    if (change.record.host >= hosts_.size()) {
+      return Inconsistent("names an unknown host", change.fp);
+    }
+    if (!records_.Insert(change.fp, change.record)) {
+      return Inconsistent("adds a known URL", change.fp);
+    }
+    ++hosts_[change.record.host].size;
+  }
+  return absl::OkStatus();
+}
+
+void FrontierStore::FinishLoad() {
+  if (!loading_) return;
+  loading_ = false;
+  // The queued records' keys sorted by host (a counting sort: `starts` are the hosts' first
+  // places), then each host's run by key.
+  std::vector<size_t> starts(hosts_.size() + 1, 0);
+  std::vector<std::pair<double, uint64_t>> timers;
+  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
+    ++state_counts_[static_cast<int>(record.state)];
+    if (record.state == UrlState::kQueued) {
+      ++starts[record.host + 1];
+    } else if (HasTimer(record.state)) {
+      timers.push_back({record.due, fp});
+    }
+  });
+  for (size_t id = 0; id < hosts_.size(); ++id) starts[id + 1] += starts[id];
+  std::vector<QueueKey> keys(starts.back());
+  std::vector<size_t> next(starts.begin(), starts.end() - 1);
+  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
+    if (record.state == UrlState::kQueued) keys[next[record.host]++] = KeyOf(fp, record);
+  });
+  std::vector<ReadyEntry> ready;
+  std::vector<std::pair<double, uint32_t>> waiting;
+  for (uint32_t id = 0; id < hosts_.size(); ++id) {
+    auto first = keys.begin() + static_cast<ptrdiff_t>(starts[id]);
+    auto last = keys.begin() + static_cast<ptrdiff_t>(starts[id + 1]);
+    if (first == last) continue;
+    std::sort(first, last);
+    Host& host = hosts_[id];
+    host.queue.insert(first, last);
+    // As Place() would put it.
+    const double wake = WakeOf(host);
+    if (wake <= promoted_until_) {
+      host.place = Host::Place::kReady;
+      host.ready_key = *first;
+      ready.push_back({host.ready_key, id});
+    } else {
+      host.place = Host::Place::kWaiting;
+      host.wake = wake;
+      waiting.push_back({wake, id});
+    }
+  }
+  std::sort(timers.begin(), timers.end());
+  timers_.insert(timers.begin(), timers.end());
+  std::sort(ready.begin(), ready.end());
+  ready_.insert(ready.begin(), ready.end());
+  std::sort(waiting.begin(), waiting.end());
+  waiting_.insert(waiting.begin(), waiting.end());
 }
 
 void FrontierStore::RenumberUrlIds(absl::Span<const int64_t> old_to_new) {

@@ -209,6 +209,16 @@ class FrontierStore {
   // Applies committed changes read from disk (no undo). DataLossError when they do not fit the
   // state (unknown record or host, …).
   absl::Status Apply(const ChangeSet& changes);
+  // Loading the whole state from disk, faster than applying it record by record: StartLoad on a
+  // store fresh from its constructor; then Apply, and LoadPart for the records of snapshot part
+  // `part` (PartSnapshot's form), take records without ordering them; FinishLoad builds the host
+  // queues, the timer set and the hosts' places at once, appending sorted runs to each B-tree
+  // where records applied one by one insert at random. In between the store serves no other
+  // call. LoadPart returns DataLossError as Apply does, and for a record of another part or one
+  // that is not new.
+  void StartLoad() { loading_ = true; }
+  absl::Status LoadPart(size_t part, const ChangeSet& records);
+  void FinishLoad();
   // Gives every record the id old_to_new[url_id] (kNoUrlId when out of range or 0): `urls`
   // optimize renumbered its ids. No undo: the table rewrites its whole snapshot after it.
   void RenumberUrlIds(absl::Span<const int64_t> old_to_new);
@@ -268,6 +278,7 @@ class FrontierStore {
   // may hold some twice or of records deleted since (a host id may outlive an undone host).
   mutable std::vector<std::vector<uint64_t>> host_members_;
   mutable bool host_members_built_ = false;
+  bool loading_ = false;  // between StartLoad and FinishLoad: records are not indexed
 };
 
 }  // namespace crawldb::frontier
