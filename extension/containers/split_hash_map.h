@@ -45,14 +45,6 @@ class SplitHashMap {
     if (inserted) ++size_;
     return it->second;
   }
-  // Adds `key` with `value` unless the key is there; true when it was added.
-  bool Insert(const Key& key, const Value& value) {
-    const bool inserted = parts_[PartOf()(key)].try_emplace(key, value).second;
-    if (inserted) ++size_;
-    return inserted;
-  }
-  // Makes room in part `index` for `count` entries in all, so that filling it does not rehash.
-  void Reserve(size_t index, size_t count) { parts_[index].reserve(count); }
   void Erase(const Key& key) { size_ -= parts_[PartOf()(key)].erase(key); }
   void Clear() {
     for (Part& part : parts_) Part().swap(part);

@@ -177,7 +177,7 @@ void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
     *current = *next;
   } else {
     if (next == nullptr) return;
-    records_[fp] = *next;
+    records_.Insert(fp, *next);
     ++hosts_[next->host].size;
     if (host_members_built_) {
       if (next->host >= host_members_.size()) host_members_.resize(next->host + 1);
@@ -409,9 +409,9 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
 void FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) const {
   changes->hosts.clear();
   changes->urls.clear();
-  for (const auto& [fp, record] : records_.part(part)) {
+  records_.part(part).ForEach([&](uint64_t fp, const UrlRecord& record) {
     changes->urls.push_back({fp, UrlChangeKind::kNew, record, {}});
-  }
+  });
 }
 
 ChangeSet FrontierStore::HostsSnapshot() const {
@@ -629,8 +629,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
 }
 
 size_t FrontierStore::MemoryBytes() const {
-  size_t bytes = records_.capacity() * (sizeof(uint64_t) + sizeof(UrlRecord) + 1) +
-                 hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
+  size_t bytes = records_.MemoryBytes() + hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
                  undo_.capacity() * sizeof(UndoEntry);
   for (const Host& host : hosts_) {
     bytes += host.name.capacity() + host.queue.size() * sizeof(QueueKey);

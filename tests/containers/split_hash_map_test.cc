@@ -24,16 +24,13 @@ void ExpectSameAsStdMap() {
   std::mt19937_64 random(11);
   for (int step = 0; step < 200000; ++step) {
     uint64_t key = random() % 5000;
-    switch (random() % 5) {
+    switch (random() % 4) {
       case 0:
       case 1:
         split[key] = step;
         oracle[key] = step;
         break;
       case 2:
-        ASSERT_EQ(split.Insert(key, step), oracle.emplace(key, step).second) << key;
-        break;
-      case 3:
         split.Erase(key);
         oracle.erase(key);
         break;
@@ -62,17 +59,6 @@ void ExpectSameAsStdMap() {
   split.Clear();
   EXPECT_EQ(split.size(), 0u);
   EXPECT_EQ(split.Find(oracle.begin()->first), nullptr);
-}
-
-TEST(SplitHashMap, ReserveMakesRoomInOnePart) {
-  SplitHashMap<uint64_t, int, LowBits, 2> split;
-  split.Reserve(1, 1000);
-  EXPECT_GE(split.part(1).capacity(), 1000u);
-  EXPECT_EQ(split.part(0).capacity(), 0u);
-  const size_t capacity = split.part(1).capacity();
-  for (uint64_t key = 1; key < 4000; key += 4) EXPECT_TRUE(split.Insert(key, 0));
-  EXPECT_EQ(split.part(1).capacity(), capacity);  // no rehash
-  EXPECT_EQ(split.size(), 1000u);
 }
 
 TEST(SplitHashMap, AgreesWithStdMapWithCrowdedParts) { ExpectSameAsStdMap<LowBits>(); }
