@@ -152,13 +152,14 @@ class FrontierStore {
   size_t state_count(UrlState state) const { return state_counts_[static_cast<int>(state)]; }
   // Hosts with queued URLs that may not be leased at `now` (politeness or blocked_until).
   size_t HostsWaiting(double now) const;
-  // Every record's fingerprint (hash order), the timer set (due, fp) in due order.
+  // Every record's fingerprint (in record map order: part by part, each in slot order), the
+  // timer set (due, fp) in due order.
   std::vector<uint64_t> AllFingerprints() const;
   // The fingerprints of host `id`'s records, in increasing order; valid until the next change.
   // The first call lists every host's records in one pass over them, at 8 bytes per record,
   // which later adds append to; a call drops from its host's list what left the host.
   const std::vector<uint64_t>& HostFingerprints(uint32_t id) const;
-  // Calls visit(fp, record) for every record (hash order).
+  // Calls visit(fp, record) for every record (record map order).
   template <typename Visit>
   void ForEachRecord(Visit visit) const {
     records_.ForEach(visit);
