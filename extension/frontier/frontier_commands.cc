@@ -169,7 +169,7 @@ FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url
   }
   if (host.has_value()) {
     int64_t budget = store_.BudgetOf(store_.host(*host));
-    size_t members = store_.host(*host).members.size();
+    size_t members = store_.host(*host).size;
     if (budget > 0 && members >= static_cast<size_t>(budget)) {
       plan.refusal = absl::StrCat("host budget: host ", ToAbsl(url.host()), " already holds ",
                                   members, " URLs: ", url.text());

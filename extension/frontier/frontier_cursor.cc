@@ -79,8 +79,7 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
       std::optional<uint32_t> host = store.FindHost(TextOfValue(argv[0]));
       if (!host.has_value()) break;
-      const auto& members = store.host(*host).members;
-      fps_.assign(members.begin(), members.end());
+      fps_ = store.HostFingerprints(*host);
       break;
     }
     case kPlanState:

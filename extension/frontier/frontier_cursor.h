@@ -22,7 +22,7 @@ namespace crawldb::frontier {
 //   kPlanFp     rowid = ?         1         1
 //   kPlanUrl    url = ?           1         2
 //   kPlanId     id = ?            1         3   (the id's text from `urls`, then its fingerprint)
-//   kPlanHost   host = ?          N / 100   5 + rows   (the host's member set)
+//   kPlanHost   host = ?          N / 100   5 + rows   (HostFingerprints)
 //   kPlanState  state = ?         N / 4     5 + rows   ('queued': the host queues and the timer
 //                                                     set; 'leased': the timer set; 'done' and
 //                                                     'failed': every record, filtered)

@@ -26,6 +26,7 @@ constexpr int64_t kMinPartCost = 256;
 absl::Status FrontierTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   store_ = FrontierStore(store_.policy());
+  store_.StartLoad();
   CRAWLDB_RETURN_IF_ERROR(LoadHosts());
   std::vector<int64_t> part_seq(kRecordParts, 0);  // a part never written holds nothing
   {
@@ -40,17 +41,8 @@ absl::Status FrontierTable::LoadAll() {
                                          " at log row ", seq, " is out of range"));
       }
       CRAWLDB_ASSIGN_OR_RETURN(ChangeSet records, Decode(select.ColumnBlob(2)));
-      for (const UrlChange& url : records.urls) {
-        if (RecordPartOf(url.fp) != static_cast<size_t>(part)) {
-          return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
-                                                            part, " holds another part's URL"));
-        }
-      }
-      if (!records.hosts.empty()) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
-                                                          part, " holds hosts"));
-      }
-      if (absl::Status status = store_.Apply(records); !status.ok()) return Corrupt(status);
+      absl::Status status = store_.LoadPart(static_cast<size_t>(part), records);
+      if (!status.ok()) return Corrupt(status);
       part_seq[static_cast<size_t>(part)] = seq;
     }
   }
@@ -86,6 +78,7 @@ absl::Status FrontierTable::LoadAll() {
   // The parts may be newer than every log row left (a checkpoint emptied the log).
   const int64_t newest = *std::max_element(part_seq.begin(), part_seq.end());
   if (newest > sync().last_seq()) sync().Replayed(newest);
+  store_.FinishLoad();
   store_.ClearUndo();
   return absl::OkStatus();
 }

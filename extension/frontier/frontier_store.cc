@@ -88,6 +88,24 @@ std::vector<uint64_t> FrontierStore::AllFingerprints() const {
   return fps;
 }
 
+const std::vector<uint64_t>& FrontierStore::HostFingerprints(uint32_t id) const {
+  if (!host_members_built_) {
+    host_members_.assign(hosts_.size(), {});
+    records_.ForEach(
+        [&](uint64_t fp, const UrlRecord& record) { host_members_[record.host].push_back(fp); });
+    host_members_built_ = true;
+  }
+  if (id >= host_members_.size()) host_members_.resize(id + 1);
+  std::vector<uint64_t>& fps = host_members_[id];
+  std::sort(fps.begin(), fps.end());
+  fps.erase(std::unique(fps.begin(), fps.end()), fps.end());
+  std::erase_if(fps, [&](uint64_t fp) {
+    const UrlRecord* record = Find(fp);
+    return record == nullptr || record->host != id;
+  });
+  return fps;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Derived structures.
 
@@ -150,19 +168,23 @@ void FrontierStore::Promote(double now) {
 void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
   if (UrlRecord* current = records_.Find(fp)) {
     UrlRecord old = *current;
-    Unindex(fp, old);
+    if (!loading_) Unindex(fp, old);
     if (next == nullptr) {
-      hosts_[old.host].members.erase(fp);
+      --hosts_[old.host].size;
       records_.Erase(fp);
       return;
     }
     *current = *next;
   } else {
     if (next == nullptr) return;
-    records_[fp] = *next;
-    hosts_[next->host].members.insert(fp);
+    records_.Insert(fp, *next);
+    ++hosts_[next->host].size;
+    if (host_members_built_) {
+      if (next->host >= host_members_.size()) host_members_.resize(next->host + 1);
+      host_members_[next->host].push_back(fp);
+    }
   }
-  Index(fp, *next);
+  if (!loading_) Index(fp, *next);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,7 +233,7 @@ FrontierStore::AddResult FrontierStore::Add(uint64_t fp, int64_t url_id, std::st
   if (policy_.max_depth > 0 && depth > policy_.max_depth) return AddResult::kDepthLimit;
   std::optional<uint32_t> host = FindHost(host_name);
   int64_t budget = host.has_value() ? BudgetOf(hosts_[*host]) : policy_.host_budget;
-  size_t members = host.has_value() ? hosts_[*host].members.size() : 0;
+  size_t members = host.has_value() ? hosts_[*host].size : 0;
   if (budget > 0 && members >= static_cast<size_t>(budget)) return AddResult::kHostBudget;
   if (!host.has_value()) {
     host = CreateHost(host_name);
@@ -387,9 +409,9 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
 void FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) const {
   changes->hosts.clear();
   changes->urls.clear();
-  for (const auto& [fp, record] : records_.part(part)) {
+  records_.part(part).ForEach([&](uint64_t fp, const UrlRecord& record) {
     changes->urls.push_back({fp, UrlChangeKind::kNew, record, {}});
-  }
+  });
 }
 
 ChangeSet FrontierStore::HostsSnapshot() const {
@@ -440,6 +462,77 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
   return absl::OkStatus();
 }
 
+absl::Status FrontierStore::LoadPart(size_t part, const ChangeSet& records) {
+  if (!loading_) return absl::InternalError("frontier: a snapshot part loaded outside a load");
+  if (!records.hosts.empty())
+    return absl::DataLossError("frontier change set: a snapshot part holds hosts");
+  records_.Reserve(part, records_.part(part).size() + records.urls.size());
+  for (const UrlChange& change : records.urls) {
+    if (change.kind != UrlChangeKind::kNew)
+      return Inconsistent("a snapshot part holds a change", change.fp);
+    if (RecordPartOf(change.fp) != part)
+      return Inconsistent("a snapshot part holds another part's URL", change.fp);
+    if (change.record.host >= hosts_.size()) {
+      return Inconsistent("names an unknown host", change.fp);
+    }
+    if (!records_.Insert(change.fp, change.record)) {
+      return Inconsistent("adds a known URL", change.fp);
+    }
+    ++hosts_[change.record.host].size;
+  }
+  return absl::OkStatus();
+}
+
+void FrontierStore::FinishLoad() {
+  if (!loading_) return;
+  loading_ = false;
+  // The queued records' keys sorted by host (a counting sort: `starts` are the hosts' first
+  // places), then each host's run by key.
+  std::vector<size_t> starts(hosts_.size() + 1, 0);
+  std::vector<std::pair<double, uint64_t>> timers;
+  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
+    ++state_counts_[static_cast<int>(record.state)];
+    if (record.state == UrlState::kQueued) {
+      ++starts[record.host + 1];
+    } else if (HasTimer(record.state)) {
+      timers.push_back({record.due, fp});
+    }
+  });
+  for (size_t id = 0; id < hosts_.size(); ++id) starts[id + 1] += starts[id];
+  std::vector<QueueKey> keys(starts.back());
+  std::vector<size_t> next(starts.begin(), starts.end() - 1);
+  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
+    if (record.state == UrlState::kQueued) keys[next[record.host]++] = KeyOf(fp, record);
+  });
+  std::vector<ReadyEntry> ready;
+  std::vector<std::pair<double, uint32_t>> waiting;
+  for (uint32_t id = 0; id < hosts_.size(); ++id) {
+    auto first = keys.begin() + static_cast<ptrdiff_t>(starts[id]);
+    auto last = keys.begin() + static_cast<ptrdiff_t>(starts[id + 1]);
+    if (first == last) continue;
+    std::sort(first, last);
+    Host& host = hosts_[id];
+    host.queue.insert(first, last);
+    // As Place() would put it.
+    const double wake = WakeOf(host);
+    if (wake <= promoted_until_) {
+      host.place = Host::Place::kReady;
+      host.ready_key = *first;
+      ready.push_back({host.ready_key, id});
+    } else {
+      host.place = Host::Place::kWaiting;
+      host.wake = wake;
+      waiting.push_back({wake, id});
+    }
+  }
+  std::sort(timers.begin(), timers.end());
+  timers_.insert(timers.begin(), timers.end());
+  std::sort(ready.begin(), ready.end());
+  ready_.insert(ready.begin(), ready.end());
+  std::sort(waiting.begin(), waiting.end());
+  waiting_.insert(waiting.begin(), waiting.end());
+}
+
 void FrontierStore::RenumberUrlIds(absl::Span<const int64_t> old_to_new) {
   records_.ForEach([&](uint64_t, UrlRecord& record) {
     const bool known = record.url_id > 0 && static_cast<size_t>(record.url_id) < old_to_new.size();
@@ -452,7 +545,8 @@ void FrontierStore::RenumberUrlIds(absl::Span<const int64_t> old_to_new) {
 void FrontierStore::Check(std::vector<std::string>* problems) const {
   auto problem = [&](std::string what) { problems->push_back(std::move(what)); };
   size_t counts[kUrlStateCount] = {};
-  size_t members = 0, queued = 0;
+  size_t queued = 0;
+  std::vector<size_t> sizes(hosts_.size(), 0);
   records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
     ++counts[static_cast<int>(record.state)];
     const int64_t sql_fp = identity::FingerprintToSql(fp);
@@ -461,8 +555,7 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       return;
     }
     const Host& host = hosts_[record.host];
-    if (!host.members.contains(fp))
-      problem(absl::StrCat("URL ", sql_fp, " is missing from its host"));
+    ++sizes[record.host];
     bool in_queue = host.queue.contains(KeyOf(fp, record));
     bool in_timers = timers_.contains({record.due, fp});
     if (in_queue != (record.state == UrlState::kQueued)) {
@@ -482,8 +575,25 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
   }
   for (uint32_t id = 0; id < hosts_.size(); ++id) {
     const Host& host = hosts_[id];
-    members += host.members.size();
     queued += host.queue.size();
+    if (host.size != sizes[id]) {
+      problem(absl::StrCat("host ", host.name, " counts ", host.size, " URLs, holds ", sizes[id]));
+    }
+    if (host_members_built_ && id < host_members_.size()) {
+      // Its list holds each of its records: as many distinct fingerprints of them as it has.
+      std::vector<uint64_t> fps = host_members_[id];
+      std::sort(fps.begin(), fps.end());
+      fps.erase(std::unique(fps.begin(), fps.end()), fps.end());
+      const size_t listed =
+          static_cast<size_t>(std::count_if(fps.begin(), fps.end(), [&](uint64_t fp) {
+            const UrlRecord* record = Find(fp);
+            return record != nullptr && record->host == id;
+          }));
+      if (listed != host.size)
+        problem(absl::StrCat("host ", host.name, " lists ", listed, " of its URLs"));
+    } else if (host_members_built_ && host.size > 0) {
+      problem(absl::StrCat("host ", host.name, " has no list of its URLs"));
+    }
     auto found = host_ids_.find(host.name);
     if (found == host_ids_.end() || found->second != id) {
       problem(absl::StrCat("host ", host.name, " is not indexed by name"));
@@ -504,7 +614,6 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
       }
     }
   }
-  if (members != records_.size()) problem("host member counts do not add up to the URLs");
   if (queued != state_counts_[static_cast<int>(UrlState::kQueued)]) {
     problem("host queues do not add up to the queued URLs");
   }
@@ -520,12 +629,13 @@ void FrontierStore::Check(std::vector<std::string>* problems) const {
 }
 
 size_t FrontierStore::MemoryBytes() const {
-  size_t bytes = records_.capacity() * (sizeof(uint64_t) + sizeof(UrlRecord) + 1) +
-                 hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
+  size_t bytes = records_.MemoryBytes() + hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
                  undo_.capacity() * sizeof(UndoEntry);
   for (const Host& host : hosts_) {
-    bytes += host.name.capacity() + host.members.size() * 8 + host.queue.size() * sizeof(QueueKey);
+    bytes += host.name.capacity() + host.queue.size() * sizeof(QueueKey);
   }
+  bytes += host_members_.capacity() * sizeof(std::vector<uint64_t>);
+  for (const std::vector<uint64_t>& fps : host_members_) bytes += fps.capacity() * sizeof(uint64_t);
   return bytes;
 }
 

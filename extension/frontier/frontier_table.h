@@ -76,8 +76,9 @@
 // connection that had not read the deleted rows sees the gap). The log therefore stays about one
 // snapshot long, and each log byte is rewritten into the snapshot once. Loading reads the hosts,
 // then every part, then replays the log rows after the oldest part, each URL change only into
-// the parts older than its row. 'optimize' (and an xSync that happens to go round every part)
-// rewrites every part, empties the log and bumps the generation.
+// the parts older than its row, taking the records unordered and ordering the queues and timers
+// once at the end (FrontierStore::StartLoad). 'optimize' (and an xSync that happens to go round
+// every part) rewrites every part, empties the log and bumps the generation.
 //
 // Sources: frontier_table.cc (creation, the urls look-ups, statistics and checks),
 // frontier_cursor.h/.cc (plans and the cursor), frontier_commands.cc (row writes and the command

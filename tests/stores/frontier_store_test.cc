@@ -377,6 +377,163 @@ TEST(FrontierStore, ChangeSetsAndSnapshotsReplayToTheSameState) {
   EXPECT_FALSE(got.empty());
 }
 
+// The fingerprints of every host's records, from every record.
+std::vector<std::vector<uint64_t>> HostsByScan(const FrontierStore& store) {
+  std::vector<std::vector<uint64_t>> hosts(store.host_count());
+  store.ForEachRecord(
+      [&](uint64_t fp, const UrlRecord& record) { hosts[record.host].push_back(fp); });
+  for (std::vector<uint64_t>& fps : hosts) std::sort(fps.begin(), fps.end());
+  return hosts;
+}
+
+void ExpectHostFingerprintsAsScanned(const FrontierStore& store) {
+  std::vector<std::vector<uint64_t>> expected = HostsByScan(store);
+  for (uint32_t id = 0; id < store.host_count(); ++id) {
+    ASSERT_EQ(store.HostFingerprints(id), expected[id]) << store.host(id).name;
+    ASSERT_EQ(store.host(id).size, expected[id].size()) << store.host(id).name;
+  }
+  ExpectConsistent(store);
+}
+
+// The host lists are built on the first host scan, then follow adds, deletes and undo, also of
+// a host's creation (its id comes back with another name).
+TEST(FrontierStore, HostFingerprintsFollowAddsDeletesAndUndo) {
+  FrontierStore store(NoDelay());
+  for (int i = 0; i < 300; ++i) AddUrl(store, absl::StrCat("http://h", i % 7, ".example.com/", i));
+  ExpectConsistent(store);
+  ExpectHostFingerprintsAsScanned(store);
+  store.ClearUndo();
+  const size_t mark = store.UndoMark();
+  for (int i = 300; i < 400; ++i) {
+    AddUrl(store, absl::StrCat("http://h", i % 9, ".example.com/", i));  // hosts h7, h8 are new
+  }
+  std::vector<uint64_t> all = store.AllFingerprints();
+  for (size_t i = 0; i < all.size(); i += 5) store.Delete(all[i]);
+  ExpectHostFingerprintsAsScanned(store);
+  store.UndoTo(mark);
+  EXPECT_EQ(store.host_count(), 7u);
+  ExpectHostFingerprintsAsScanned(store);
+  // h8 now takes the id h7 had; a URL deleted and added again is listed once.
+  const uint64_t again = AddUrl(store, "http://h8.example.com/again");
+  AddUrl(store, "http://h7.example.com/367");
+  store.Delete(again);
+  AddUrl(store, "http://h8.example.com/again");
+  ExpectHostFingerprintsAsScanned(store);
+  EXPECT_EQ(store.HostFingerprints(*store.FindHost("h8.example.com")),
+            std::vector<uint64_t>{again});
+}
+
+// What a table does when it opens: hosts, snapshot parts and the log rows after them loaded at
+// once give the state (and the leases) that applying each change set gives.
+TEST(FrontierStore, LoadingPartsAndLogEqualsApplyingThem) {
+  std::vector<std::string> urls = RedditUrls(4000);
+  FrontierPolicy policy;
+  policy.host_delay_s = 1;
+  FrontierStore writer(policy), applied(policy);
+  std::vector<std::vector<uint8_t>> parts, log;
+  double now = 0;
+  for (size_t batch = 0; batch < 40; ++batch) {
+    if (batch == 20) {
+      parts.push_back(Encoded(writer.HostsSnapshot()));
+      ChangeSet part;
+      for (size_t index = 0; index < kRecordParts; ++index) {
+        writer.PartSnapshot(index, &part);
+        parts.push_back(Encoded(part));
+      }
+    }
+    size_t mark = writer.UndoMark();
+    for (size_t i = batch * 100; i < batch * 100 + 100; ++i) AddReal(writer, urls[i]);
+    now += 3;
+    std::vector<FrontierStore::Leased> leased = writer.Lease(30, 10, now);
+    for (size_t i = 0; i < leased.size(); i += 2) {
+      writer.Confirm(leased[i].fp, i % 4 == 0 ? 200 : 500, i % 3 == 0 ? 100 : 0, now + 1);
+    }
+    if (batch % 7 == 3) writer.SetHost("www.youtube.com", 5, 40, now + 20);
+    if (batch % 5 == 4) writer.Delete(writer.AllFingerprints()[0]);
+    if (batch % 6 == 5) writer.SetPriority(writer.AllFingerprints()[1], -3);
+    std::vector<uint8_t> blob = Encoded(writer.ChangesSince(mark));
+    if (batch >= 20) log.push_back(blob);
+    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    ASSERT_TRUE(applied.Apply(*decoded).ok());
+    writer.ClearUndo();
+  }
+  FrontierStore loaded(policy);
+  loaded.StartLoad();
+  for (size_t index = 0; index < parts.size(); ++index) {
+    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(parts[index]);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    absl::Status status =
+        index == 0 ? loaded.Apply(*decoded) : loaded.LoadPart(index - 1, *decoded);
+    ASSERT_TRUE(status.ok()) << status;
+  }
+  for (const std::vector<uint8_t>& blob : log) {
+    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    ASSERT_TRUE(loaded.Apply(*decoded).ok());
+  }
+  loaded.FinishLoad();
+  EXPECT_EQ(Dump(loaded), Dump(writer));
+  ExpectConsistent(loaded);
+  for (UrlState state : {UrlState::kQueued, UrlState::kWaiting, UrlState::kLeased, UrlState::kDone,
+                         UrlState::kRecrawl, UrlState::kFailed}) {
+    EXPECT_EQ(loaded.state_count(state), applied.state_count(state)) << StateName(state);
+  }
+  EXPECT_GT(loaded.state_count(UrlState::kRecrawl), 0u);
+  EXPECT_GT(loaded.state_count(UrlState::kWaiting), 0u);
+  EXPECT_EQ(loaded.timers(), applied.timers());
+  ExpectHostFingerprintsAsScanned(loaded);
+  for (double at : {now, now + 5, now + 100}) {
+    std::vector<uint64_t> expected, got;
+    for (const auto& l : applied.Lease(50, 10, at)) expected.push_back(l.fp);
+    for (const auto& l : loaded.Lease(50, 10, at)) got.push_back(l.fp);
+    EXPECT_EQ(got, expected) << at;
+    EXPECT_FALSE(got.empty());
+  }
+  EXPECT_EQ(Dump(loaded), Dump(applied));
+}
+
+TEST(FrontierChangeSet, LoadPartRefusesWhatAPartCannotHold) {
+  FrontierStore writer(NoDelay());
+  const uint64_t a = AddUrl(writer, "http://a.example.com/x");
+  const size_t part = RecordPartOf(a);
+  ChangeSet hosts = writer.HostsSnapshot();
+  ChangeSet records;
+  writer.PartSnapshot(part, &records);
+  ASSERT_EQ(records.urls.size(), 1u);
+  auto load = [&](const ChangeSet& changes, size_t index) {
+    FrontierStore reader(NoDelay());
+    reader.StartLoad();
+    EXPECT_TRUE(reader.Apply(hosts).ok());
+    absl::Status status = reader.LoadPart(index, changes);
+    if (status.ok()) {
+      reader.FinishLoad();
+      ExpectConsistent(reader);
+    }
+    return status;
+  };
+  EXPECT_TRUE(load(records, part).ok());
+  EXPECT_EQ(load(records, (part + 1) % kRecordParts).message(),
+            absl::StrCat("frontier change set: a snapshot part holds another part's URL (fp ",
+                         identity::FingerprintToSql(a), ")"));
+  ChangeSet update = records;
+  update.urls[0].kind = UrlChangeKind::kUpdate;
+  EXPECT_EQ(load(update, part).code(), absl::StatusCode::kDataLoss);
+  ChangeSet twice = records;
+  twice.urls.push_back(records.urls[0]);
+  EXPECT_EQ(load(twice, part).code(), absl::StatusCode::kDataLoss);
+  ChangeSet unknown_host = records;
+  unknown_host.urls[0].record.host = 1;
+  EXPECT_EQ(load(unknown_host, part).code(), absl::StatusCode::kDataLoss);
+  ChangeSet with_hosts = records;
+  with_hosts.hosts = hosts.hosts;
+  EXPECT_EQ(load(with_hosts, part).code(), absl::StatusCode::kDataLoss);
+  // Outside StartLoad … FinishLoad, a part is refused.
+  FrontierStore idle(NoDelay());
+  EXPECT_TRUE(idle.Apply(hosts).ok());
+  EXPECT_EQ(idle.LoadPart(part, records).code(), absl::StatusCode::kInternal);
+}
+
 TEST(FrontierChangeSet, EveryTruncationAndBitFlipIsRefused) {
   FrontierStore store(NoDelay());
   for (const std::string& url : RedditUrls(40)) AddReal(store, url);

@@ -447,6 +447,19 @@ TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'done'"), "1");
   EXPECT_EQ(One(db, "SELECT count(*) FROM frontier f JOIN urls u ON u.id = f.id"),
             One(db, "SELECT count(*) FROM frontier"));
+  // Each host's scan (the first builds the hosts' lists) finds the rows a full scan finds (`+`
+  // keeps the constraint from the plan), also after adds and deletes.
+  const std::string hosts_differ =
+      "SELECT count(*) FROM (SELECT DISTINCT host FROM frontier) h WHERE "
+      "(SELECT group_concat(rowid) FROM (SELECT rowid FROM frontier WHERE host = h.host "
+      "ORDER BY rowid)) IS NOT "
+      "(SELECT group_concat(rowid) FROM (SELECT rowid FROM frontier WHERE +host = h.host "
+      "ORDER BY rowid))";
+  EXPECT_EQ(One(db, hosts_differ), "0");
+  for (size_t i = 0; i < 100; ++i)
+    Add(db, "http://new" + std::to_string(i % 3) + ".example.com/" + std::to_string(i));
+  db.exec("DELETE FROM frontier WHERE rowid % 3 = 0");
+  EXPECT_EQ(One(db, hosts_differ), "0");
   ExpectChecked(db);
 }
 
