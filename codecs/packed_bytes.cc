@@ -12,15 +12,27 @@ namespace {
 
 enum Packing : uint8_t { kPlain = 0, kZstd = 1 };
 
-// A compression context is made per call: runs are packed once per commit or snapshot part, and
-// the codec keeps no per-thread state.
 struct CCtxFree {
   void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
 };
+struct DCtxFree {
+  void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
+};
+using CCtx = std::unique_ptr<ZSTD_CCtx, CCtxFree>;
+using DCtx = std::unique_ptr<ZSTD_DCtx, DCtxFree>;
 
 }  // namespace
 
-void AppendPackedBytes(std::string_view bytes, int level, std::string* out) {
+struct ZstdContexts::Contexts {
+  CCtx compress;    // made by the first AppendPackedBytes that compresses
+  DCtx decompress;  // made by the first ReadPackedBytes that decompresses
+};
+
+ZstdContexts::ZstdContexts() : contexts_(std::make_unique<Contexts>()) {}
+ZstdContexts::~ZstdContexts() = default;
+
+void AppendPackedBytes(std::string_view bytes, int level, std::string* out,
+                       ZstdContexts* contexts) {
   AppendVarint(bytes.size(), out);
   if (bytes.size() < kMinZstdBytes) {
     out->push_back(static_cast<char>(kPlain));
@@ -28,7 +40,9 @@ void AppendPackedBytes(std::string_view bytes, int level, std::string* out) {
     return;
   }
   out->push_back(static_cast<char>(kZstd));
-  std::unique_ptr<ZSTD_CCtx, CCtxFree> context(ZSTD_createCCtx());
+  CCtx own;
+  CCtx& context = contexts != nullptr ? contexts->contexts_->compress : own;
+  if (context == nullptr) context.reset(ZSTD_createCCtx());
   ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, level);
   ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
   const size_t start = out->size();
@@ -40,7 +54,7 @@ void AppendPackedBytes(std::string_view bytes, int level, std::string* out) {
 }
 
 absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
-                             std::string_view what, std::string* out) {
+                             std::string_view what, std::string* out, ZstdContexts* contexts) {
   auto damaged = [&](std::string_view why) {
     return absl::DataLossError(absl::StrCat(absl::string_view(what.data(), what.size()), ": ",
                                             absl::string_view(why.data(), why.size())));
@@ -59,7 +73,10 @@ absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
   }
   if (packing != kZstd) return damaged(absl::StrCat("unknown packing ", packing));
   out->resize(size);
-  const size_t read = ZSTD_decompress(out->data(), size, p, left);
+  DCtx own;
+  DCtx& context = contexts != nullptr ? contexts->contexts_->decompress : own;
+  if (context == nullptr) context.reset(ZSTD_createDCtx());
+  const size_t read = ZSTD_decompressDCtx(context.get(), out->data(), size, p, left);
   if (ZSTD_isError(read)) return damaged(ZSTD_getErrorName(read));
   if (read != size) return damaged("the frame holds another size");
   return absl::OkStatus();

@@ -149,7 +149,8 @@ bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
 
 }  // namespace
 
-void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* blob) {
+void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* blob,
+                     codecs::ZstdContexts* zstd) {
   std::string& out = *body;
   out.clear();
   codecs::AppendVarint(changes.hosts.size(), &out);
@@ -172,11 +173,12 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* b
   }
   blob->clear();
   blob->push_back(static_cast<char>(kChangeFormatVersion));
-  codecs::AppendPackedBytes(*body, codecs::kFastZstdLevel, blob);
+  codecs::AppendPackedBytes(*body, codecs::kFastZstdLevel, blob, zstd);
   AppendU64(XXH3_64bits(blob->data(), blob->size()), blob);
 }
 
-absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
+absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
+                                          codecs::ZstdContexts* zstd) {
   if (blob.size() < 1 + 2 + 8) return Corrupt(absl::StrCat("blob of ", blob.size(), " bytes"));
   const uint8_t version = blob[0];
   if (version != kChangeFormatVersion && version != kTextChangeFormatVersion) {
@@ -193,8 +195,9 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob) {
   const uint8_t* end = blob.data() + body;
   if (version == kChangeFormatVersion) {
     auto bytes = std::make_shared<std::string>();
-    absl::Status read = codecs::ReadPackedBytes({begin, static_cast<size_t>(end - begin)},
-                                                kMaxBodyBytes, "frontier change set", bytes.get());
+    absl::Status read =
+        codecs::ReadPackedBytes({begin, static_cast<size_t>(end - begin)}, kMaxBodyBytes,
+                                "frontier change set", bytes.get(), zstd);
     if (!read.ok()) return read;
     begin = reinterpret_cast<const uint8_t*>(bytes->data());
     end = begin + bytes->size();

@@ -45,6 +45,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "codecs/packed_bytes.h"
 #include "extension/frontier/frontier_store.h"
 
 namespace crawldb::frontier {
@@ -84,14 +85,16 @@ struct ChangeSet {
 
 // Replaces `*blob` with the encoding of `changes`, built in `*body` first. The buffers keep their
 // capacity, so that a caller that reuses them does not allocate (and fault in) fresh memory for
-// every blob.
-void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* blob);
+// every blob. `zstd`, when given, is used and kept for the next call (codecs/packed_bytes.h).
+void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* blob,
+                     codecs::ZstdContexts* zstd = nullptr);
 
 inline absl::Span<const uint8_t> BytesOf(const std::string& blob) {
   return {reinterpret_cast<const uint8_t*>(blob.data()), blob.size()};
 }
 
 // The views of the result point into `blob` (version 1) or the result's `body`.
-absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob);
+absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
+                                          codecs::ZstdContexts* zstd = nullptr);
 
 }  // namespace crawldb::frontier

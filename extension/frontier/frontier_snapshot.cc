@@ -84,7 +84,7 @@ absl::Status FrontierTable::LoadAll() {
 }
 
 absl::StatusOr<ChangeSet> FrontierTable::Decode(absl::Span<const uint8_t> blob) {
-  absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob);
+  absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob, &zstd_);
   if (!changes.ok()) return Corrupt(changes.status());
   if (!changes->has_texts) return changes;
   // A blob of format 3 names new URLs by their text: their ids are looked up in `urls`.
@@ -168,7 +168,7 @@ absl::Status FrontierTable::Sync() {
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
-  EncodeChangeSet(changes, &body_, &blob_);
+  EncodeChangeSet(changes, &body_, &blob_, &zstd_);
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
   {
@@ -201,7 +201,7 @@ absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
 
 absl::StatusOr<int64_t> FrontierTable::WritePart(size_t part, int64_t seq) {
   store_.PartSnapshot(part, &part_changes_);
-  EncodeChangeSet(part_changes_, &body_, &blob_);
+  EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(part)));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));

@@ -253,6 +253,7 @@ class FrontierTable : public ShadowBackedTable {
   ChangeSet part_changes_;
   std::string body_;
   std::string blob_;
+  codecs::ZstdContexts zstd_;  // for every change set this table packs or unpacks
 };
 
 // Registers the crawldb_frontier module and the crawl_* functions on `db`.

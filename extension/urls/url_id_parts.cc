@@ -16,7 +16,7 @@ absl::Status Corrupt(const std::string& what) {
 
 }  // namespace
 
-std::vector<uint8_t> EncodeIdChunk(absl::Span<const uint16_t> parts) {
+std::vector<uint8_t> EncodeIdChunk(absl::Span<const uint16_t> parts, codecs::ZstdContexts* zstd) {
   std::string body(parts.size() * 2, '\0');
   for (size_t i = 0; i < parts.size(); ++i) {
     body[2 * i] = static_cast<char>(parts[i] & 0xFF);
@@ -24,11 +24,12 @@ std::vector<uint8_t> EncodeIdChunk(absl::Span<const uint16_t> parts) {
   }
   std::string blob(1, static_cast<char>(kIdPartsFormatVersion));
   codecs::AppendVarint(parts.size(), &blob);
-  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, &blob);
+  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, &blob, zstd);
   return {blob.begin(), blob.end()};
 }
 
-absl::StatusOr<std::vector<uint16_t>> DecodeIdChunk(absl::Span<const uint8_t> blob) {
+absl::StatusOr<std::vector<uint16_t>> DecodeIdChunk(absl::Span<const uint8_t> blob,
+                                                    codecs::ZstdContexts* zstd) {
   if (blob.empty() || blob[0] != kIdPartsFormatVersion) {
     return Corrupt(blob.empty() ? "empty chunk" : absl::StrCat("unknown version ", blob[0]));
   }
@@ -37,8 +38,8 @@ absl::StatusOr<std::vector<uint16_t>> DecodeIdChunk(absl::Span<const uint8_t> bl
   const uint8_t* p = codecs::ReadVarint(blob.data() + 1, end, &count);
   if (p == nullptr || count > kIdsPerChunk) return Corrupt("bad count");
   std::string body;
-  absl::Status unpacked =
-      codecs::ReadPackedBytes(absl::MakeConstSpan(p, end), 2 * kIdsPerChunk, "url ids", &body);
+  absl::Status unpacked = codecs::ReadPackedBytes(absl::MakeConstSpan(p, end), 2 * kIdsPerChunk,
+                                                  "url ids", &body, zstd);
   if (!unpacked.ok()) return unpacked;
   if (body.size() != 2 * count) return Corrupt("the parts do not match the count");
   std::vector<uint16_t> parts(count);

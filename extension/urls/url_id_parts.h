@@ -24,15 +24,19 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "codecs/packed_bytes.h"
 
 namespace crawldb::urls {
 
 inline constexpr uint8_t kIdPartsFormatVersion = 1;
 inline constexpr size_t kIdsPerChunk = 4096;
 
-std::vector<uint8_t> EncodeIdChunk(absl::Span<const uint16_t> parts);
+// `zstd`, when given, is used and kept for the next call (codecs/packed_bytes.h).
+std::vector<uint8_t> EncodeIdChunk(absl::Span<const uint16_t> parts,
+                                   codecs::ZstdContexts* zstd = nullptr);
 // DataLossError "url ids: …" for anything malformed or a part out of range.
-absl::StatusOr<std::vector<uint16_t>> DecodeIdChunk(absl::Span<const uint8_t> blob);
+absl::StatusOr<std::vector<uint16_t>> DecodeIdChunk(absl::Span<const uint8_t> blob,
+                                                    codecs::ZstdContexts* zstd = nullptr);
 
 class IdPartMap {
  public:

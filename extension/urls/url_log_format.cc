@@ -32,7 +32,8 @@ absl::StatusOr<uint64_t> ReadHeader(absl::Span<const uint8_t> blob, uint8_t vers
 
 }  // namespace
 
-std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys) {
+std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys,
+                                   codecs::ZstdContexts* zstd) {
   std::string body;
   size_t size = 0;
   for (std::string_view key : keys) size += codecs::VarintLength(key.size()) + key.size();
@@ -43,7 +44,7 @@ std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys) {
   }
   std::string blob(1, static_cast<char>(kLogKeysFormatVersion));
   codecs::AppendVarint(keys.size(), &blob);
-  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, &blob);
+  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, &blob, zstd);
   return {blob.begin(), blob.end()};
 }
 
@@ -61,7 +62,8 @@ std::vector<uint8_t> EncodeLogIds(absl::Span<const int64_t> ids) {
 }
 
 absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
-                                                            std::string* scratch) {
+                                                            std::string* scratch,
+                                                            codecs::ZstdContexts* zstd) {
   const uint8_t* p = nullptr;
   absl::StatusOr<uint64_t> count = ReadHeader(blob, kLogKeysFormatVersion, &p);
   if (!count.ok()) return count.status();

@@ -33,6 +33,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "codecs/packed_bytes.h"
 
 namespace crawldb::urls {
 
@@ -52,14 +53,17 @@ struct LogParts {
   std::vector<size_t> parts;  // increasing, each < kUrlParts
 };
 
-std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys);
+// `zstd`, when given, is used and kept for the next call (codecs/packed_bytes.h).
+std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys,
+                                   codecs::ZstdContexts* zstd = nullptr);
 std::vector<uint8_t> EncodeLogIds(absl::Span<const int64_t> ids);
 std::vector<uint8_t> EncodeLogParts(const LogParts& parts);
 std::vector<uint8_t> EncodeIdGaps(absl::Span<const int64_t> ids);
 
 // The keys are views into *scratch (replaced).
 absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
-                                                            std::string* scratch);
+                                                            std::string* scratch,
+                                                            codecs::ZstdContexts* zstd = nullptr);
 absl::StatusOr<std::vector<int64_t>> DecodeLogIds(absl::Span<const uint8_t> blob);
 absl::StatusOr<LogParts> DecodeLogParts(absl::Span<const uint8_t> blob);
 absl::StatusOr<std::vector<int64_t>> DecodeIdGaps(absl::Span<const uint8_t> blob);

@@ -103,18 +103,23 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
     loaded->run_seq = (*run)->seq;
   }
   int64_t last_id = static_cast<int64_t>(base_.size());
-  absl::Status status =
-      source_->ReadPending(part, loaded->run_seq, [&](int64_t id, std::string_view key) {
-        if (id <= last_id || id > max_id_) {
-          return absl::DataLossError(
-              absl::StrCat("url part ", part, ": pending id ", id, " is out of order or range"));
+  absl::Status status = source_->ReadPending(
+      part, loaded->run_seq,
+      [&](absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys) {
+        for (size_t i = 0; i < ids.size(); ++i) {
+          const int64_t id = ids[i];
+          if (id <= last_id || id > max_id_) {
+            return absl::DataLossError(
+                absl::StrCat("url part ", part, ": pending id ", id, " is out of order or range"));
+          }
+          if (UrlPartOf(keys[i]) != part) {
+            return absl::DataLossError(
+                absl::StrCat("url part ", part, ": pending id ", id, " belongs to another part"));
+          }
+          last_id = id;
+          loaded->pending.Append(id, keys[i]);
         }
-        if (UrlPartOf(key) != part) {
-          return absl::DataLossError(
-              absl::StrCat("url part ", part, ": pending id ", id, " belongs to another part"));
-        }
-        last_id = id;
-        loaded->pending.Append(id, key);
+        loaded->row_sizes.push_back(static_cast<uint32_t>(ids.size()));
         return absl::OkStatus();
       });
   if (!status.ok()) return status;
@@ -252,6 +257,29 @@ absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
   slot.uncommitted = 0;
   Recount(part);
   return absl::OkStatus();
+}
+
+void UrlStore::RowWritten(size_t part, size_t count) {
+  slots_[part].held->row_sizes.push_back(static_cast<uint32_t>(count));
+}
+
+size_t UrlStore::RowsToFold(size_t part) const {
+  const std::vector<uint32_t>& sizes = slots_[part].held->row_sizes;
+  size_t rows = 1;
+  size_t newest = sizes.empty() ? 0 : sizes.back();
+  while (rows < sizes.size() && sizes[sizes.size() - 1 - rows] <= newest) {
+    newest += sizes[sizes.size() - 1 - rows];
+    ++rows;
+  }
+  return rows >= 2 ? rows : 0;
+}
+
+void UrlStore::RowsFolded(size_t part, size_t rows) {
+  std::vector<uint32_t>& sizes = slots_[part].held->row_sizes;
+  uint32_t folded = 0;
+  for (size_t i = 0; i < rows; ++i) folded += sizes[sizes.size() - 1 - i];
+  sizes.resize(sizes.size() - rows);
+  sizes.push_back(folded);
 }
 
 bool UrlStore::IsLive(int64_t id) const {

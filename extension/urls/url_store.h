@@ -64,11 +64,12 @@ class UrlStoreSource {
   };
   // Part `part`'s stored run; nullopt when none was written.
   virtual absl::StatusOr<std::optional<StoredRun>> ReadRun(size_t part) = 0;
-  // Calls add(id, key) for every key of `part` committed after its run was written (by a commit
-  // later than `after`), in id order.
+  // Calls add_row(ids, keys) for every pending row of `part` committed after its run was written
+  // (by a commit later than `after`), in id order.
   virtual absl::Status ReadPending(
       size_t part, int64_t after,
-      const std::function<absl::Status(int64_t id, std::string_view key)>& add) = 0;
+      const std::function<absl::Status(absl::Span<const int64_t> ids,
+                                       absl::Span<const std::string_view> keys)>& add_row) = 0;
   // Chunk `chunk` of the id map; nullopt when it is not stored.
   virtual absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) = 0;
 };
@@ -78,6 +79,9 @@ struct LoadedPart {
   std::shared_ptr<const UrlPart> run = std::make_shared<const UrlPart>();
   int64_t run_seq = 0;  // the commit that wrote the run (0: none)
   PendingKeys pending;
+  // The stored pending rows holding `pending`'s entries from the first on, oldest first: their
+  // sizes in entries (the entries after them are not written yet).
+  std::vector<uint32_t> row_sizes;
   // Ranks of the run ordered by id, made by the first look-up by id.
   std::vector<uint32_t> ranks_by_id;
   size_t MemoryBytes() const;
@@ -133,6 +137,16 @@ class UrlStore {
   absl::Status MergePart(size_t part, int64_t seq);
   // Key bytes pending in the parts held.
   size_t HeldPendingBytes() const;
+
+  // Pending rows (the table writes them at commit). A row of the `count` entries after part
+  // `part`'s last row was written; part `part` must be held.
+  void RowWritten(size_t part, size_t count);
+  // How many of part `part`'s newest rows are to be folded into one, or 0: rows are folded while
+  // the one before the newest ones is no larger than they are together, so that a part has
+  // about log2(its pending commits) rows and a key is written again about as many times.
+  size_t RowsToFold(size_t part) const;
+  // They were written as one row.
+  void RowsFolded(size_t part, size_t rows);
 
   // The ids of part `part` whose keys are in [low, high), unordered.
   absl::Status IdsInRange(size_t part, std::string_view low, std::string_view high,

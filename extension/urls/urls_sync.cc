@@ -164,7 +164,8 @@ absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> UrlsTable::ReadRun(size
 
 absl::Status UrlsTable::ReadPending(
     size_t part, int64_t after,
-    const std::function<absl::Status(int64_t id, std::string_view key)>& add) {
+    const std::function<absl::Status(absl::Span<const int64_t> ids,
+                                     absl::Span<const std::string_view> keys)>& add_row) {
   if (stored_format_ < kPartsFormat) return absl::OkStatus();  // no such table yet: none
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPending));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, 0)));
@@ -177,16 +178,14 @@ absl::Status UrlsTable::ReadPending(
     absl::StatusOr<std::vector<int64_t>> ids = DecodeIdGaps(select.ColumnBlob(1));
     if (!ids.ok()) return ids.status();
     absl::StatusOr<std::vector<std::string_view>> keys =
-        DecodeLogKeys(select.ColumnBlob(2), &log_keys_);
+        DecodeLogKeys(select.ColumnBlob(2), &log_keys_, &zstd_);
     if (!keys.ok()) return keys.status();
     if (ids->empty() || ids->size() != keys->size() || PendingRow(part, ids->front()) != row_key) {
       return absl::DataLossError(absl::StrCat("url log: pending row ", row_key, " of part ", part,
                                               " has ", ids->size(), " ids for ", keys->size(),
                                               " keys, or another first id"));
     }
-    for (size_t i = 0; i < ids->size(); ++i) {
-      if (absl::Status status = add((*ids)[i], (*keys)[i]); !status.ok()) return status;
-    }
+    if (absl::Status status = add_row(*ids, *keys); !status.ok()) return status;
   }
   return absl::OkStatus();
 }
@@ -197,7 +196,7 @@ absl::StatusOr<std::optional<std::vector<uint16_t>>> UrlsTable::ReadIdChunk(int6
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, chunk));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) return std::optional<std::vector<uint16_t>>();
-  absl::StatusOr<std::vector<uint16_t>> parts = DecodeIdChunk(select.ColumnBlob(0));
+  absl::StatusOr<std::vector<uint16_t>> parts = DecodeIdChunk(select.ColumnBlob(0), &zstd_);
   if (!parts.ok()) return parts.status();
   return std::optional<std::vector<uint16_t>>(*std::move(parts));
 }
@@ -224,10 +223,10 @@ absl::Status UrlsTable::Sync() {
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(pending.deleted_ids)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
   }
-  // A part's adds are split into rows of at most kPendingRowBytes of keys, well under
-  // SQLITE_LIMIT_LENGTH.
-  const size_t row_bytes = std::min<size_t>(
-      kPendingRowBytes, static_cast<size_t>(sqlite3_limit(db(), SQLITE_LIMIT_LENGTH, -1)) / 2);
+  const size_t row_bytes = PendingRowBytes();
+  // The rows below are not in the undo log: a rollback after this point reloads.
+  sync().ReloadOnRollback();
+  merged_in_transaction_ = true;
   size_t added_bytes = 0;
   for (const UrlStore::PartAdds& adds : pending.parts) {
     absl::Span<const std::string_view> keys(adds.keys);
@@ -238,24 +237,18 @@ absl::Status UrlsTable::Sync() {
         bytes += keys[count].size() + 2;
         added_bytes += keys[count].size();
       }
-      if (ids[0] >= kMaxPendingId) {
-        return UserError(kUrlsModule, absl::StrCat("table '", name(), "' has given every id up to ",
-                                                   kMaxPendingId - 1, ", the most it can hold"));
-      }
-      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWritePending));
-      CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, PendingRow(adds.part, ids[0])));
-      CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
-      CRAWLDB_RETURN_IF_ERROR(write.BindBlob(3, EncodeIdGaps(ids.subspan(0, count))));
-      CRAWLDB_RETURN_IF_ERROR(write.BindBlob(4, EncodeLogKeys(keys.subspan(0, count))));
-      CRAWLDB_RETURN_IF_ERROR(write.Run());
+      CRAWLDB_RETURN_IF_ERROR(
+          WritePendingRow(adds.part, ids.subspan(0, count), keys.subspan(0, count), seq));
+      store_.RowWritten(adds.part, count);
       keys.remove_prefix(count);
       ids.remove_prefix(count);
     }
+    CRAWLDB_RETURN_IF_ERROR(FoldPendingRows(adds.part, seq));
   }
   for (const auto& [chunk, parts] : store_.DirtyIdChunks()) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteIdChunk));
     CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, chunk));
-    CRAWLDB_RETURN_IF_ERROR(write.BindBlob(2, EncodeIdChunk(parts)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindBlob(2, EncodeIdChunk(parts, &zstd_)));
     CRAWLDB_RETURN_IF_ERROR(write.Run());
   }
   store_.IdChunksWritten();
@@ -271,6 +264,56 @@ absl::Status UrlsTable::Sync() {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
   CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - kKeptLogRows));
   return trim.Run();
+}
+
+size_t UrlsTable::PendingRowBytes() const {
+  // A part's adds are split into rows of at most kPendingRowBytes of keys, well under
+  // SQLITE_LIMIT_LENGTH.
+  return std::min<size_t>(kPendingRowBytes,
+                          static_cast<size_t>(sqlite3_limit(db(), SQLITE_LIMIT_LENGTH, -1)) / 2);
+}
+
+absl::Status UrlsTable::WritePendingRow(size_t part, absl::Span<const int64_t> ids,
+                                        absl::Span<const std::string_view> keys, int64_t seq) {
+  if (ids.front() >= kMaxPendingId) {
+    return UserError(kUrlsModule, absl::StrCat("table '", name(), "' has given every id up to ",
+                                               kMaxPendingId - 1, ", the most it can hold"));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWritePending));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, PendingRow(part, ids.front())));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
+  CRAWLDB_RETURN_IF_ERROR(write.BindBlob(3, EncodeIdGaps(ids)));
+  CRAWLDB_RETURN_IF_ERROR(write.BindBlob(4, EncodeLogKeys(keys, &zstd_)));
+  return write.Run();
+}
+
+absl::Status UrlsTable::FoldPendingRows(size_t part, int64_t seq) {
+  const size_t rows = store_.RowsToFold(part);
+  if (rows == 0) return absl::OkStatus();
+  CRAWLDB_ASSIGN_OR_RETURN(std::shared_ptr<LoadedPart> held, HeldPart(part));
+  const std::vector<uint32_t>& sizes = held->row_sizes;
+  size_t end = 0;
+  for (uint32_t size : sizes) end += size;
+  size_t begin = end;
+  for (size_t i = 0; i < rows; ++i) begin -= sizes[sizes.size() - 1 - i];
+  std::vector<int64_t> ids;
+  std::vector<std::string_view> keys;
+  size_t bytes = 0;
+  for (size_t i = begin; i < end; ++i) {
+    ids.push_back(held->pending.id(i));
+    keys.push_back(held->pending.key(i));
+    bytes += keys.back().size() + 2;
+  }
+  // A folded row stays within the bytes one row may hold.
+  if (bytes >= PendingRowBytes()) return absl::OkStatus();
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement clear, Use(kTrimPending));
+  CRAWLDB_RETURN_IF_ERROR(clear.BindInt64(1, PendingRow(part, ids.front())));
+  CRAWLDB_RETURN_IF_ERROR(clear.BindInt64(2, PendingRow(part + 1, 0)));
+  CRAWLDB_RETURN_IF_ERROR(clear.BindInt64(3, seq));
+  CRAWLDB_RETURN_IF_ERROR(clear.Run());
+  CRAWLDB_RETURN_IF_ERROR(WritePendingRow(part, ids, keys, seq));
+  store_.RowsFolded(part, rows);
+  return absl::OkStatus();
 }
 
 absl::Status UrlsTable::CreatePartsTables() {

@@ -39,7 +39,10 @@
 // keys pending. The first merge without a model to share (a base under kMinBaseModelKeys keys)
 // trains the parts' own model (row −1) on the pending keys held, waiting for
 // min(merge_bytes, kPartsSampleBytes) of them. Runs carry a Bloom filter, so adding a new URL
-// seldom decodes a block of its run. The log keeps its newest kKeptLogRows rows.
+// seldom decodes a block of its run. The log keeps its newest kKeptLogRows rows. A commit also
+// folds a part's newest pending rows into one while the row before them is no larger than they
+// are together (UrlStore::RowsToFold), so that reading a part unpacks about log2(its pending
+// commits) rows, and a key is packed again about as many times.
 //
 // Transactions (design.md §5): xUpdate changes only the in-memory UrlStore, recording each
 // change in its undo log; xSync writes the transaction's rows (commit cost proportional to the
@@ -66,6 +69,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "codecs/packed_bytes.h"
 #include "extension/common/connection.h"
 #include "extension/common/shadow_backed_table.h"
 #include "extension/common/shadow_tables.h"
@@ -143,7 +147,15 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
   absl::StatusOr<std::optional<StoredRun>> ReadRun(size_t part) override;
   absl::Status ReadPending(
       size_t part, int64_t after,
-      const std::function<absl::Status(int64_t id, std::string_view key)>& add) override;
+      const std::function<absl::Status(absl::Span<const int64_t> ids,
+                                       absl::Span<const std::string_view> keys)>& add_row) override;
+  // The most key bytes one <t>_pending row holds.
+  size_t PendingRowBytes() const;
+  // Writes one <t>_pending row of part `part`: ids and keys, by commit `seq`.
+  absl::Status WritePendingRow(size_t part, absl::Span<const int64_t> ids,
+                               absl::Span<const std::string_view> keys, int64_t seq);
+  // Folds part `part`'s newest pending rows into one when the store says so (RowsToFold).
+  absl::Status FoldPendingRows(size_t part, int64_t seq);
   absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) override;
   size_t UndoMark() const override { return store_.UndoMark(); }
   // After a merge the store holds what the undo log cannot take back; a rollback reloads it.
@@ -166,6 +178,7 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
   std::string log_keys_;                  // a <t>_pending row's keys, decompressed
+  codecs::ZstdContexts zstd_;             // for every row this table packs or unpacks
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

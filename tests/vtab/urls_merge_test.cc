@@ -173,6 +173,30 @@ TEST_F(UrlsMerge, DamagedPartsAreCorruptVtabNeverACrash) {
   }
 }
 
+// A part's pending rows are folded as commits add to it (binary-counter style), so that reading
+// a part unpacks a handful of rows however many commits added to it; folded rows read back the
+// same, and a merge then deletes them all.
+TEST_F(UrlsMerge, PendingRowsFoldToAboutLog2OfTheCommits) {
+  const std::string path = TempDbPath("urls_merge_fold");
+  std::vector<std::string> urls;
+  for (int i = 0; i < 640; ++i) urls.push_back("http://one.example/page/" + std::to_string(i));
+  std::map<std::string, std::string> before;
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1099511627776)");
+    InsertBatches(db, urls, 0, urls.size(), 10);  // 64 commits to one part
+    const int rows = std::stoi(One(db, "SELECT count(*) FROM urls_pending"));
+    EXPECT_GE(rows, 1);
+    EXPECT_LE(rows, 7) << "64 commits: at most log2(64) + 1 rows";
+    EXPECT_EQ(Stat(db, "pending_urls"), 640);
+    before = UrlIds(db);
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(One(db, "SELECT crawldb_cache_mb(0)"), "0");
+  EXPECT_EQ(UrlIds(db), before);
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
 TEST_F(UrlsMerge, TablesOfFormatVersion1AreRefusedWithWhatToDo) {
   const std::string path = TempDbPath("urls_merge_v1");
   {
