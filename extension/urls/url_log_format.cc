@@ -68,8 +68,8 @@ absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uin
   absl::StatusOr<uint64_t> count = ReadHeader(blob, kLogKeysFormatVersion, &p);
   if (!count.ok()) return count.status();
   const uint8_t* end = blob.data() + blob.size();
-  absl::Status read =
-      codecs::ReadPackedBytes({p, static_cast<size_t>(end - p)}, kMaxBodyBytes, "url log", scratch);
+  absl::Status read = codecs::ReadPackedBytes({p, static_cast<size_t>(end - p)}, kMaxBodyBytes,
+                                              "url log", scratch, zstd);
   if (!read.ok()) return read;
   p = reinterpret_cast<const uint8_t*>(scratch->data());
   end = p + scratch->size();
