@@ -10,7 +10,7 @@
 // the same at every volume, and the tables' mean load is the one a single table has on average.
 //
 // The part boundaries are computed in integer arithmetic, so every build maps a hash to the same
-// part: the frontier's snapshot parts are on disk (record_map.h).
+// part.
 #pragma once
 
 #include <cstddef>

@@ -113,8 +113,7 @@ class Reader {
   const uint8_t* end_;
 };
 
-// `version` 1 stored status as zigzag and times as f64.
-bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
+bool ReadFields(Reader* in, UrlRecord* record) {
   uint64_t host, depth;
   int64_t priority, status;
   uint8_t state, attempts;
@@ -122,18 +121,12 @@ bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
       !in->U8(&attempts)) {
     return false;
   }
-  if (version == kTextChangeFormatVersion) {
-    if (!in->Signed(&status) || !in->F64(&record->due) || !in->F64(&record->last_fetch)) {
-      return false;
-    }
-  } else {
-    uint64_t stored;
-    if (!in->Varint(&stored) || stored > (uint64_t{1} << 32) || !in->Time(&record->due) ||
-        !in->Time(&record->last_fetch)) {
-      return false;
-    }
-    status = stored == 0 ? kNoStatus : codecs::ZigZagDecode(stored - 1);
+  uint64_t stored;
+  if (!in->Varint(&stored) || stored > (uint64_t{1} << 32) || !in->Time(&record->due) ||
+      !in->Time(&record->last_fetch)) {
+    return false;
   }
+  status = stored == 0 ? kNoStatus : codecs::ZigZagDecode(stored - 1);
   if (host > UINT32_MAX || depth < 1 || depth > UINT16_MAX || priority < INT32_MIN ||
       priority > INT32_MAX || state >= kUrlStateCount || status < INT32_MIN || status > INT32_MAX) {
     return false;
@@ -145,6 +138,20 @@ bool ReadFields(Reader* in, uint8_t version, UrlRecord* record) {
   record->attempts = attempts;
   record->status = static_cast<int32_t>(status);
   return true;
+}
+
+bool ReadSummary(Reader* in, HostSummary* summary) {
+  uint64_t depth;
+  int64_t priority;
+  if (!in->Varint(&summary->size) || !in->Varint(&summary->queued) || !in->Varint(&depth) ||
+      depth > UINT16_MAX || !in->Signed(&priority) || priority < INT32_MIN ||
+      priority > INT32_MAX || !in->U64(&summary->best.fp) || !in->Varint(&summary->timed) ||
+      !in->Time(&summary->first_due)) {
+    return false;
+  }
+  summary->best.depth = static_cast<uint16_t>(depth);
+  summary->best.priority = static_cast<int32_t>(priority);
+  return summary->queued + summary->timed <= summary->size;
 }
 
 }  // namespace
@@ -162,6 +169,14 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* b
     codecs::AppendSignedVarint(host.settings.budget, &out);
     AppendF64(host.settings.blocked_until, &out);
     AppendF64(host.settings.next_allowed, &out);
+    const HostSummary& summary = host.summary;
+    codecs::AppendVarint(summary.size, &out);
+    codecs::AppendVarint(summary.queued, &out);
+    codecs::AppendVarint(summary.best.depth, &out);
+    codecs::AppendSignedVarint(summary.best.priority, &out);
+    AppendU64(summary.best.fp, &out);
+    codecs::AppendVarint(summary.timed, &out);
+    AppendTime(summary.first_due, &out);
   }
   codecs::AppendVarint(changes.urls.size(), &out);
   for (const UrlChange& url : changes.urls) {
@@ -170,6 +185,18 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* b
     if (url.kind == UrlChangeKind::kDelete) continue;
     AppendFields(url.record, &out);
     if (url.kind == UrlChangeKind::kNew) codecs::AppendVarint(url.record.url_id, &out);
+  }
+  codecs::AppendVarint(changes.parts.size(), &out);
+  for (uint32_t part : changes.parts) codecs::AppendVarint(part, &out);
+  codecs::AppendVarint(changes.host_ids.size(), &out);
+  uint32_t previous = 0;
+  for (uint32_t id : changes.host_ids) {
+    codecs::AppendVarint(id - previous, &out);
+    previous = id + 1;
+  }
+  out.push_back(changes.counts.has_value() ? 1 : 0);
+  if (changes.counts.has_value()) {
+    for (uint64_t count : *changes.counts) codecs::AppendVarint(count, &out);
   }
   blob->clear();
   blob->push_back(static_cast<char>(kChangeFormatVersion));
@@ -181,29 +208,20 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
                                           codecs::ZstdContexts* zstd) {
   if (blob.size() < 1 + 2 + 8) return Corrupt(absl::StrCat("blob of ", blob.size(), " bytes"));
   const uint8_t version = blob[0];
-  if (version != kChangeFormatVersion && version != kTextChangeFormatVersion) {
-    return Corrupt(absl::StrCat("unknown version ", version));
-  }
+  if (version != kChangeFormatVersion) return Corrupt(absl::StrCat("unknown version ", version));
   const size_t body = blob.size() - 8;
   uint64_t stored = 0;
   for (int i = 0; i < 8; ++i) stored |= uint64_t{blob[body + i]} << (8 * i);
   if (XXH3_64bits(blob.data(), body) != stored) return Corrupt("checksum mismatch");
 
   ChangeSet changes;
-  changes.has_texts = version == kTextChangeFormatVersion;
-  const uint8_t* begin = blob.data() + 1;
-  const uint8_t* end = blob.data() + body;
-  if (version == kChangeFormatVersion) {
-    auto bytes = std::make_shared<std::string>();
-    absl::Status read =
-        codecs::ReadPackedBytes({begin, static_cast<size_t>(end - begin)}, kMaxBodyBytes,
-                                "frontier change set", bytes.get(), zstd);
-    if (!read.ok()) return read;
-    begin = reinterpret_cast<const uint8_t*>(bytes->data());
-    end = begin + bytes->size();
-    changes.body = std::move(bytes);
-  }
-  Reader in(begin, end);
+  auto bytes = std::make_shared<std::string>();
+  absl::Status read = codecs::ReadPackedBytes({blob.data() + 1, body - 1}, kMaxBodyBytes,
+                                              "frontier change set", bytes.get(), zstd);
+  if (!read.ok()) return read;
+  const uint8_t* begin = reinterpret_cast<const uint8_t*>(bytes->data());
+  Reader in(begin, begin + bytes->size());
+  changes.body = std::move(bytes);
   uint64_t count;
   // Every entry takes at least one byte, which bounds a count before anything is reserved.
   if (!in.Varint(&count) || count > in.left()) return Corrupt("bad host count");
@@ -216,6 +234,9 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
       return Corrupt("bad host entry");
     }
     host.id = static_cast<uint32_t>(id);
+    if (!ReadSummary(&in, &host.summary)) {
+      return Corrupt("bad host summary");
+    }
   }
   for (size_t i = 1; i < changes.hosts.size(); ++i) {
     if (changes.hosts[i].id <= changes.hosts[i - 1].id) return Corrupt("hosts out of order");
@@ -227,14 +248,36 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
     if (!in.U64(&url.fp) || !in.U8(&kind) || kind > 2) return Corrupt("bad URL entry");
     url.kind = static_cast<UrlChangeKind>(kind);
     if (url.kind == UrlChangeKind::kDelete) continue;
-    if (!ReadFields(&in, version, &url.record)) return Corrupt("bad URL fields");
+    if (!ReadFields(&in, &url.record)) return Corrupt("bad URL fields");
     if (url.kind != UrlChangeKind::kNew) continue;
-    if (changes.has_texts) {
-      if (!in.Bytes(kMaxTextBytes, &url.text) || url.text.empty()) return Corrupt("bad URL text");
-    } else {
-      uint64_t url_id;
-      if (!in.Varint(&url_id) || url_id > INT64_MAX) return Corrupt("bad URL id");
-      url.record.url_id = static_cast<int64_t>(url_id);
+    uint64_t url_id;
+    if (!in.Varint(&url_id) || url_id > INT64_MAX) return Corrupt("bad URL id");
+    url.record.url_id = static_cast<int64_t>(url_id);
+  }
+  if (!in.Varint(&count) || count > in.left()) return Corrupt("bad part count");
+  changes.parts.resize(count);
+  for (uint32_t& part : changes.parts) {
+    uint64_t value;
+    if (!in.Varint(&value) || value >= kFrontierParts) return Corrupt("bad part");
+    part = static_cast<uint32_t>(value);
+  }
+  if (!in.Varint(&count) || count > in.left()) return Corrupt("bad host id count");
+  changes.host_ids.resize(count);
+  uint64_t next = 0;
+  for (uint32_t& id : changes.host_ids) {
+    uint64_t gap;
+    if (!in.Varint(&gap) || gap > UINT32_MAX || next + gap > UINT32_MAX) {
+      return Corrupt("bad host id");
+    }
+    id = static_cast<uint32_t>(next + gap);
+    next = uint64_t{id} + 1;
+  }
+  uint8_t has_counts;
+  if (!in.U8(&has_counts) || has_counts > 1) return Corrupt("bad counts flag");
+  if (has_counts == 1) {
+    changes.counts.emplace();
+    for (uint64_t& state_count : *changes.counts) {
+      if (!in.Varint(&state_count)) return Corrupt("bad state count");
     }
   }
   if (!in.done()) return Corrupt("trailing bytes");

@@ -47,7 +47,9 @@ absl::StatusOr<int64_t> Integer(sqlite3_value* value, int64_t fallback, int64_t 
 
 absl::Status FrontierTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
   if (argc == 1) {  // DELETE
-    store_.Delete(identity::FingerprintFromSql(sqlite3_value_int64(argv[0])));
+    const uint64_t fp = identity::FingerprintFromSql(sqlite3_value_int64(argv[0]));
+    CRAWLDB_ASSIGN_OR_RETURN(std::optional<size_t> part, store_.Locate(fp));
+    if (part.has_value()) CRAWLDB_RETURN_IF_ERROR(store_.Delete(*part, fp).status());
     return absl::OkStatus();
   }
   if (sqlite3_value_type(argv[0]) != SQLITE_NULL) return UpdateRow(argc, argv);
@@ -85,12 +87,12 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
                            Integer(columns[kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
   const uint64_t fp = identity::UrlFingerprint(url->text());
   *rowid = identity::FingerprintToSql(fp);
-  AddPlan plan = PlanAdd(*url, nullptr);
+  CRAWLDB_ASSIGN_OR_RETURN(AddPlan plan, PlanAdd(*url, nullptr));
   if (plan.known) {
     // OR REPLACE keeps the URL's crawl state and takes the new priority.
     if (sqlite3_vtab_on_conflict(db()) == SQLITE_REPLACE) {
-      store_.SetPriority(fp, static_cast<int32_t>(priority));
-      return absl::OkStatus();
+      return store_.SetPriority(FrontierPartOf(url->host()), fp, static_cast<int32_t>(priority))
+          .status();
     }
     return ConstraintError(kFrontierModule,
                            absl::StrCat("'", ToAbsl(url->text()), "' is already in the frontier"),
@@ -121,9 +123,10 @@ absl::Status FrontierTable::UpdateRow(int argc, sqlite3_value** argv) {
   }
   CRAWLDB_ASSIGN_OR_RETURN(int64_t priority,
                            Integer(argv[2 + kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
-  store_.SetPriority(identity::FingerprintFromSql(sqlite3_value_int64(argv[0])),
-                     static_cast<int32_t>(priority));
-  return absl::OkStatus();
+  const uint64_t fp = identity::FingerprintFromSql(sqlite3_value_int64(argv[0]));
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<size_t> part, store_.Locate(fp));
+  if (!part.has_value()) return absl::OkStatus();
+  return store_.SetPriority(*part, fp, static_cast<int32_t>(priority)).status();
 }
 
 absl::Status FrontierTable::RunCommand(absl::string_view command, sqlite3_value** columns) {
@@ -142,11 +145,13 @@ absl::Status FrontierTable::RunCommand(absl::string_view command, sqlite3_value*
                    "the commands are add, lease, confirm, host and optimize");
 }
 
-FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url,
-                                              const identity::NormalizedUrl* parent) const {
+absl::StatusOr<FrontierTable::AddPlan> FrontierTable::PlanAdd(
+    const identity::NormalizedUrl& url, const identity::NormalizedUrl* parent) {
   AddPlan plan;
-  uint64_t fp = identity::UrlFingerprint(url.text());
-  if (store_.Find(fp) != nullptr) {
+  CRAWLDB_ASSIGN_OR_RETURN(
+      const UrlRecord* known,
+      store_.Find(FrontierPartOf(url.host()), identity::UrlFingerprint(url.text())));
+  if (known != nullptr) {
     plan.known = true;
     return plan;
   }
@@ -154,7 +159,9 @@ FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url
   if (parent != nullptr) {
     // The parent's record carries its host (the normalised parent's host), whose registrable
     // domain the store keeps; libpsl runs only for a host the frontier has never seen.
-    const UrlRecord* from = store_.Find(identity::UrlFingerprint(parent->text()));
+    CRAWLDB_ASSIGN_OR_RETURN(
+        const UrlRecord* from,
+        store_.Find(FrontierPartOf(parent->host()), identity::UrlFingerprint(parent->text())));
     if (from != nullptr &&
         store_.DomainOf(from->host) ==
             (host.has_value() ? store_.DomainOf(*host) : identity::RegistrableDomain(url.host()))) {
@@ -169,8 +176,8 @@ FrontierTable::AddPlan FrontierTable::PlanAdd(const identity::NormalizedUrl& url
   }
   if (host.has_value()) {
     int64_t budget = store_.BudgetOf(store_.host(*host));
-    size_t members = store_.host(*host).size;
-    if (budget > 0 && members >= static_cast<size_t>(budget)) {
+    uint64_t members = store_.host(*host).summary.size;
+    if (budget > 0 && members >= static_cast<uint64_t>(budget)) {
       plan.refusal = absl::StrCat("host budget: host ", ToAbsl(url.host()), " already holds ",
                                   members, " URLs: ", url.text());
     }
@@ -212,7 +219,7 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   AddRequest request;
   request.url = &*url;
   request.parent = parent.has_value() ? &*parent : nullptr;
-  request.plan = PlanAdd(*url, request.parent);
+  CRAWLDB_ASSIGN_OR_RETURN(request.plan, PlanAdd(*url, request.parent));
   if (request.plan.refusal.has_value()) {
     last_add_.refusal = std::move(*request.plan.refusal);
     return absl::OkStatus();
@@ -260,7 +267,9 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::N
     CRAWLDB_ASSIGN_OR_RETURN(url_id, IdOf(url));
     if (!url_id.has_value()) return std::nullopt;  // `urls` refused it (its own options)
   }
-  if (store_.Add(fp, *url_id, url.host(), depth, priority) != FrontierStore::AddResult::kAdded) {
+  CRAWLDB_ASSIGN_OR_RETURN(FrontierStore::AddResult added,
+                           store_.Add(fp, *url_id, url.host(), depth, priority));
+  if (added != FrontierStore::AddResult::kAdded) {
     return absl::InternalError(
         absl::StrCat("crawldb_frontier: ", what, " disagrees with its plan"));
   }
@@ -291,14 +300,15 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
   std::vector<std::optional<std::string>> texts;
   while (dropped > 0 && last_lease_.size() < static_cast<size_t>(n)) {
     dropped = 0;
-    std::vector<FrontierStore::Leased> leased =
-        store_.Lease(static_cast<size_t>(n) - last_lease_.size(), lease_s, now);
+    CRAWLDB_ASSIGN_OR_RETURN(
+        std::vector<FrontierStore::Leased> leased,
+        store_.Lease(static_cast<size_t>(n) - last_lease_.size(), lease_s, now));
     ids.clear();
-    for (const FrontierStore::Leased& one : leased) ids.push_back(store_.Find(one.fp)->url_id);
+    for (const FrontierStore::Leased& one : leased) ids.push_back(one.url_id);
     CRAWLDB_RETURN_IF_ERROR(UrlsOfIds(ids, &texts));
     for (size_t i = 0; i < leased.size(); ++i) {
       if (!texts[i].has_value()) {
-        store_.Delete(leased[i].fp);
+        CRAWLDB_RETURN_IF_ERROR(store_.Delete(leased[i].part, leased[i].fp).status());
         ++dropped;
         continue;
       }
@@ -321,12 +331,11 @@ absl::Status FrontierTable::CommandConfirm(sqlite3_value** columns) {
   CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "confirm: now"));
   absl::StatusOr<identity::NormalizedUrl> url =
       identity::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
-  if (!url.ok()) {
-    store_.Expire(now);  // as for any other confirm
-    return absl::OkStatus();
-  }
-  FrontierStore::ConfirmResult result = store_.Confirm(
-      identity::UrlFingerprint(url->text()), static_cast<int32_t>(status), recrawl_s, now);
+  if (!url.ok()) return store_.Expire(now);  // as for any other confirm
+  CRAWLDB_ASSIGN_OR_RETURN(
+      FrontierStore::ConfirmResult result,
+      store_.Confirm(FrontierPartOf(url->host()), identity::UrlFingerprint(url->text()),
+                     static_cast<int32_t>(status), recrawl_s, now));
   last_confirm_ = result == FrontierStore::ConfirmResult::kNotLeased ? 0 : 1;
   return absl::OkStatus();
 }

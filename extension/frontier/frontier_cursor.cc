@@ -21,48 +21,65 @@ void ResultTime(sqlite3_context* context, double seconds) {
 
 }  // namespace
 
-void FrontierTable::Cursor::State(std::string_view state) {
-  const FrontierStore& store = table_->store_;
-  auto timers_in = [&](UrlState wanted) {
-    for (const auto& [due, fp] : store.timers()) {
-      if (store.Find(fp)->state == wanted) fps_.push_back(fp);
+bool FrontierTable::Cursor::Matches(const UrlRecord& record) const {
+  if (host_.has_value() && record.host != *host_) return false;
+  return !state_.has_value() || StateName(record.state) == *state_;
+}
+
+absl::Status FrontierTable::Cursor::Collect() {
+  FrontierStore& store = table_->store_;
+  fps_.clear();
+  next_ = 0;
+  for (; part_ < kFrontierParts; ++part_) {
+    if (store.has_hosts(part_)) {
+      CRAWLDB_RETURN_IF_ERROR(store.ForEachInPart(part_, [&](uint64_t fp, const UrlRecord& record) {
+        if (Matches(record)) fps_.push_back(fp);
+      }));
     }
-  };
-  if (state == "queued") {
-    for (uint32_t id = 0; id < store.host_count(); ++id) {
-      for (const QueueKey& key : store.host(id).queue) fps_.push_back(key.fp);
-    }
-    timers_in(UrlState::kWaiting);
-  } else if (state == "leased") {
-    timers_in(UrlState::kLeased);
-  } else if (state == "done" || state == "failed") {
-    for (uint64_t fp : store.AllFingerprints()) {
-      if (StateName(store.Find(fp)->state) == state) fps_.push_back(fp);
-    }
+    if (!fps_.empty() || !scan_) break;
   }
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::Cursor::Next() {
+  if (++next_ < fps_.size() || !scan_ || part_ >= kFrontierParts) return absl::OkStatus();
+  ++part_;
+  return Collect();
 }
 
 absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite3_value** argv) {
   fps_.clear();
   next_ = 0;
-  const FrontierStore& store = table_->store_;
+  part_ = 0;
+  scan_ = false;
+  host_.reset();
+  state_.reset();
+  FrontierStore& store = table_->store_;
+  // A plan of one URL: its part, then its record.
+  auto one = [&](size_t part, uint64_t fp, std::optional<int64_t> url_id) -> absl::Status {
+    CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* record, store.Find(part, fp));
+    if (record != nullptr && (!url_id.has_value() || record->url_id == *url_id)) {
+      part_ = part;
+      fps_.push_back(fp);
+    }
+    return absl::OkStatus();
+  };
   switch (idx_num) {
     case kPlanScan:
-      fps_ = store.AllFingerprints();
+      scan_ = true;
+      return Collect();
+    case kPlanFp: {
+      if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) break;
+      const uint64_t fp = identity::FingerprintFromSql(sqlite3_value_int64(argv[0]));
+      CRAWLDB_ASSIGN_OR_RETURN(std::optional<size_t> part, store.Locate(fp));
+      if (part.has_value()) return one(*part, fp, std::nullopt);
       break;
-    case kPlanFp:
-      if (sqlite3_value_numeric_type(argv[0]) == SQLITE_INTEGER) {
-        uint64_t fp = identity::FingerprintFromSql(sqlite3_value_int64(argv[0]));
-        if (store.Find(fp) != nullptr) fps_.push_back(fp);
-      }
-      break;
+    }
     case kPlanUrl: {
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
       absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(argv[0]));
       if (!url.ok()) break;
-      uint64_t fp = identity::UrlFingerprint(url->text());
-      if (store.Find(fp) != nullptr) fps_.push_back(fp);
-      break;
+      return one(FrontierPartOf(url->host()), identity::UrlFingerprint(url->text()), std::nullopt);
     }
     case kPlanId: {
       if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) break;
@@ -70,21 +87,23 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
       CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> text,
                                urls->TextOf(sqlite3_value_int64(argv[0])));
       if (!text.has_value()) break;
-      uint64_t fp = identity::UrlFingerprint(*text);
-      const UrlRecord* record = store.Find(fp);
-      if (record != nullptr && record->url_id == sqlite3_value_int64(argv[0])) fps_.push_back(fp);
-      break;
+      return one(FrontierPartOf(identity::UrlHost(*text)), identity::UrlFingerprint(*text),
+                 sqlite3_value_int64(argv[0]));
     }
     case kPlanHost: {
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
-      std::optional<uint32_t> host = store.FindHost(TextOfValue(argv[0]));
-      if (!host.has_value()) break;
-      fps_ = store.HostFingerprints(*host);
+      host_ = store.FindHost(TextOfValue(argv[0]));
+      if (!host_.has_value()) break;
+      part_ = store.host(*host_).part;
+      CRAWLDB_RETURN_IF_ERROR(Collect());
+      std::sort(fps_.begin(), fps_.end());
       break;
     }
     case kPlanState:
-      if (sqlite3_value_type(argv[0]) == SQLITE_TEXT) State(TextOfValue(argv[0]));
-      break;
+      if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
+      state_ = std::string(TextOfValue(argv[0]));
+      scan_ = true;
+      return Collect();
     default:
       return absl::InternalError(absl::StrCat("crawldb_frontier: unknown plan ", idx_num));
   }
@@ -94,8 +113,8 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
 absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column) {
   // An UPDATE reads the columns it does not change only to hand them back: skip them.
   if (column != kColumnPriority && sqlite3_vtab_nochange(context)) return absl::OkStatus();
-  const FrontierStore& store = table_->store_;
-  const UrlRecord* record = store.Find(fps_[next_]);
+  FrontierStore& store = table_->store_;
+  CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* record, store.Find(part_, fps_[next_]));
   if (record == nullptr) return absl::OkStatus();  // deleted since xFilter: NULLs
   switch (column) {
     case kColumnId: {

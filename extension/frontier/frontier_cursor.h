@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,33 +24,37 @@ namespace crawldb::frontier {
 //   kPlanFp     rowid = ?         1         1
 //   kPlanUrl    url = ?           1         2
 //   kPlanId     id = ?            1         3   (the id's text from `urls`, then its fingerprint)
-//   kPlanHost   host = ?          N / 100   5 + rows   (HostFingerprints)
-//   kPlanState  state = ?         N / 4     5 + rows   ('queued': the host queues and the timer
-//                                                     set; 'leased': the timer set; 'done' and
-//                                                     'failed': every record, filtered)
+//   kPlanHost   host = ?          N / 100   5 + rows   (the host's part, filtered)
+//   kPlanState  state = ?         N / 4     5 + rows   (every part, filtered)
 // The constraint is omitted (the plan returns exactly the matching rows); no ORDER BY is consumed.
 enum Plan { kPlanScan, kPlanFp, kPlanUrl, kPlanId, kPlanHost, kPlanState };
 
 // ---------------------------------------------------------------------------------------------
-// Cursor: the fingerprints of the rows, collected by xFilter; columns read the live record.
+// Cursor: the rows' fingerprints are collected one part at a time (frontier_parts.h), so that
+// a scan holds one part's list and the store's cache bounds what it reads; columns read the
+// live record.
 
 class FrontierTable::Cursor : public VirtualCursor {
  public:
   explicit Cursor(FrontierTable* table) : table_(table) {}
 
   absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
-  absl::Status Next() {
-    ++next_;
-    return absl::OkStatus();
-  }
+  absl::Status Next();
   bool Eof() const { return next_ >= fps_.size(); }
   absl::Status Column(sqlite3_context* context, int column);
   absl::StatusOr<sqlite3_int64> Rowid() { return identity::FingerprintToSql(fps_[next_]); }
 
  private:
-  void State(std::string_view state);
+  // Collects the matching rows of part `part_`, then of the parts after it while none match
+  // (a scan) or stops (one part).
+  absl::Status Collect();
+  bool Matches(const UrlRecord& record) const;
 
   FrontierTable* table_;
+  size_t part_ = 0;
+  bool scan_ = false;                 // every part in turn, else part_ only
+  std::optional<uint32_t> host_;      // only this host's records
+  std::optional<std::string> state_;  // only records of this SQL state
   std::vector<uint64_t> fps_;
   size_t next_ = 0;
 };

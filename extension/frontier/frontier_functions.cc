@@ -224,7 +224,8 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
     parent = std::move(*normalised);
   }
   CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state, kName));
-  FrontierTable::AddPlan plan = frontier->PlanAdd(*url, parent.has_value() ? &*parent : nullptr);
+  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable::AddPlan plan,
+                           frontier->PlanAdd(*url, parent.has_value() ? &*parent : nullptr));
   if (plan.refusal.has_value()) return Refuse(context, state, std::move(*plan.refusal));
   if (plan.known && !parent.has_value()) {
     sqlite3_result_int(context, 0);

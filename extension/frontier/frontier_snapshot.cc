@@ -1,8 +1,9 @@
-// `frontier` and its shadow tables: loading, catching up with other connections, what a commit
-// writes, and the incremental snapshot (frontier_table.h tells how).
+// `frontier` and its shadow tables: opening, reading parts, catching up with other connections,
+// and what a commit writes (frontier_table.h tells how).
 #include <algorithm>
 #include <cmath>
 
+#include "absl/container/btree_set.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/sql_values.h"
@@ -15,70 +16,48 @@
 namespace crawldb::frontier {
 namespace {
 
-// Snapshot bytes a part write is counted as at least (an empty part still costs a row).
-constexpr int64_t kMinPartCost = 256;
+int64_t PendingRow(size_t part, int64_t seq) {
+  return (static_cast<int64_t>(part) << kPendingSeqBits) | seq;
+}
+// A part's pending change sets are merged into its snapshot once they weigh this much and as
+// much as the snapshot (each record is then rewritten about twice per doubling of its part), or
+// once they are this many rows (so that reading a part reads a bounded number of rows).
+constexpr int64_t kMinMergeBytes = 4096;
+constexpr int64_t kMaxPendingRows = 16;
+// Log rows kept for other connections to catch up with; one further behind reloads the hosts.
+constexpr int64_t kKeptLogRows = 64;
 
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
-// Loading and catching up.
+// Opening and catching up.
 
 absl::Status FrontierTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
-  store_ = FrontierStore(store_.policy());
-  store_.StartLoad();
+  store_.Reset();
+  part_files_.assign(kFrontierParts, PartFile{});
   CRAWLDB_RETURN_IF_ERROR(LoadHosts());
-  std::vector<int64_t> part_seq(kRecordParts, 0);  // a part never written holds nothing
+  int64_t seq = 0;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadSnapshot));
-    while (true) {
-      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
-      const int64_t part = select.ColumnInt64(0), seq = select.ColumnInt64(1);
-      if (part < 0 || part >= static_cast<int64_t>(kRecordParts) || seq < 0) {
-        return CorruptError(kFrontierModule,
-                            absl::StrCat("table '", name(), "': snapshot part ", part,
-                                         " at log row ", seq, " is out of range"));
-      }
-      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet records, Decode(select.ColumnBlob(2)));
-      absl::Status status = store_.LoadPart(static_cast<size_t>(part), records);
-      if (!status.ok()) return Corrupt(status);
-      part_seq[static_cast<size_t>(part)] = seq;
-    }
-  }
-  sync().Loaded(generation);
-  // Every log row after the oldest part is replayed, each URL change only into the parts written
-  // before it; host changes are older than <t>_hosts, which every commit keeps current.
-  const int64_t oldest = *std::min_element(part_seq.begin(), part_seq.end());
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, oldest));
-  int64_t expected = oldest + 1;
-  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNewestLog));
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
-    const int64_t seq = select.ColumnInt64(0);
-    if (seq != expected++) {
-      return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ",
-                                                        expected - 1, " is missing"));
-    }
-    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(select.ColumnBlob(1)));
-    for (const HostChange& host : changes.hosts) {
-      if (host.id >= store_.host_count() || store_.host(host.id).name != host.name) {
-        return CorruptError(kFrontierModule,
-                            absl::StrCat("table '", name(), "': log row ", seq, " names host ",
-                                         host.id, " unlike the hosts table"));
+    if (row) {
+      seq = select.ColumnInt64(0);
+      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet newest, Decode(select.ColumnBlob(1)));
+      if (!newest.counts.has_value()) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ", seq,
+                                                          " has no state counts"));
+      }
+      ChangeSet counts;
+      counts.counts = newest.counts;
+      if (absl::Status status = store_.ApplyCommitted(counts); !status.ok()) {
+        return Corrupt(status);
       }
     }
-    changes.hosts.clear();
-    std::erase_if(changes.urls,
-                  [&](const UrlChange& url) { return part_seq[RecordPartOf(url.fp)] >= seq; });
-    if (absl::Status status = store_.Apply(changes); !status.ok()) return Corrupt(status);
-    sync().Replayed(seq);
   }
-  // The parts may be newer than every log row left (a checkpoint emptied the log).
-  const int64_t newest = *std::max_element(part_seq.begin(), part_seq.end());
-  if (newest > sync().last_seq()) sync().Replayed(newest);
-  store_.FinishLoad();
+  if (absl::Status status = store_.CheckCounts(); !status.ok()) return Corrupt(status);
+  sync().Loaded(generation);
+  sync().Replayed(seq);
   store_.ClearUndo();
   return absl::OkStatus();
 }
@@ -86,19 +65,47 @@ absl::Status FrontierTable::LoadAll() {
 absl::StatusOr<ChangeSet> FrontierTable::Decode(absl::Span<const uint8_t> blob) {
   absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob, &zstd_);
   if (!changes.ok()) return Corrupt(changes.status());
-  if (!changes->has_texts) return changes;
-  // A blob of format 3 names new URLs by their text: their ids are looked up in `urls`.
-  for (UrlChange& url : changes->urls) {
-    if (url.kind != UrlChangeKind::kNew) continue;
-    if (identity::UrlFingerprint(url.text) != url.fp) {
-      return Corrupt(absl::DataLossError(absl::StrCat("frontier change set: URL ",
-                                                      identity::FingerprintToSql(url.fp),
-                                                      " holds another URL's text")));
-    }
-    CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, IdOf(url.text));
-    url.record.url_id = id.value_or(kNoUrlId);
-  }
   return changes;
+}
+
+absl::StatusOr<HostChange> FrontierTable::HostOfRow(const ScopedStatement& select,
+                                                    std::string* name_out) {
+  sqlite3_stmt* statement = select.get();
+  auto is = [&](int column, int type) { return sqlite3_column_type(statement, column) == type; };
+  HostChange host;
+  const int64_t id = select.ColumnInt64(0);
+  host.settings.delay_s = select.ColumnDouble(2);
+  host.settings.budget = select.ColumnInt64(3);
+  host.settings.blocked_until = select.ColumnDouble(4);
+  host.settings.next_allowed = select.ColumnDouble(5);
+  const int64_t size = select.ColumnInt64(6), queued = select.ColumnInt64(7),
+                depth = select.ColumnInt64(8), priority = select.ColumnInt64(9),
+                timed = select.ColumnInt64(11);
+  HostSummary& summary = host.summary;
+  summary.best.fp = identity::FingerprintFromSql(select.ColumnInt64(10));
+  summary.first_due = select.ColumnDouble(12);
+  absl::string_view host_name = select.ColumnText(1);
+  bool valid = id >= 0 && id <= UINT32_MAX && is(1, SQLITE_TEXT) && !host_name.empty() &&
+               host_name.size() <= kMaxHostBytes && is(2, SQLITE_FLOAT) && is(3, SQLITE_INTEGER) &&
+               is(4, SQLITE_FLOAT) && is(5, SQLITE_FLOAT) && std::isfinite(host.settings.delay_s) &&
+               std::isfinite(host.settings.blocked_until) &&
+               std::isfinite(host.settings.next_allowed);
+  for (int column = 6; column <= 11; ++column) valid = valid && is(column, SQLITE_INTEGER);
+  valid = valid && is(12, SQLITE_FLOAT) && std::isfinite(summary.first_due) && size >= 0 &&
+          queued >= 0 && timed >= 0 && queued + timed <= size && depth >= 0 &&
+          depth <= UINT16_MAX && priority >= INT32_MIN && priority <= INT32_MAX;
+  if (!valid) {
+    return CorruptError(kFrontierModule,
+                        absl::StrCat("table '", name(), "': host row ", id, " is not valid"));
+  }
+  host.id = static_cast<uint32_t>(id);
+  summary.size = static_cast<uint64_t>(size);
+  summary.queued = static_cast<uint64_t>(queued);
+  summary.timed = static_cast<uint64_t>(timed);
+  summary.best.depth = static_cast<uint16_t>(depth);
+  summary.best.priority = static_cast<int32_t>(priority);
+  name_out->assign(host_name.data(), host_name.size());
+  return host;
 }
 
 absl::Status FrontierTable::LoadHosts() {
@@ -108,54 +115,109 @@ absl::Status FrontierTable::LoadHosts() {
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
-    sqlite3_stmt* statement = select.get();
-    auto is = [&](int column, int type) { return sqlite3_column_type(statement, column) == type; };
-    const int64_t id = select.ColumnInt64(0);
-    HostSettings settings;
-    settings.delay_s = select.ColumnDouble(2);
-    settings.budget = select.ColumnInt64(3);
-    settings.blocked_until = select.ColumnDouble(4);
-    settings.next_allowed = select.ColumnDouble(5);
-    absl::string_view host_name = select.ColumnText(1);
-    if (id != static_cast<int64_t>(names.size())) {
+    names.emplace_back();
+    CRAWLDB_ASSIGN_OR_RETURN(HostChange host, HostOfRow(select, &names.back()));
+    if (host.id != hosts.hosts.size()) {
       return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host row ",
-                                                        names.size(), " is missing"));
+                                                        hosts.hosts.size(), " is missing"));
     }
-    if (!is(1, SQLITE_TEXT) || host_name.empty() || host_name.size() > kMaxHostBytes ||
-        !is(2, SQLITE_FLOAT) || !is(3, SQLITE_INTEGER) || !is(4, SQLITE_FLOAT) ||
-        !is(5, SQLITE_FLOAT) || !std::isfinite(settings.delay_s) ||
-        !std::isfinite(settings.blocked_until) || !std::isfinite(settings.next_allowed)) {
-      return CorruptError(kFrontierModule,
-                          absl::StrCat("table '", name(), "': host row ", id, " is not valid"));
-    }
-    names.emplace_back(host_name);
-    hosts.hosts.push_back({static_cast<uint32_t>(id), {}, settings});
+    hosts.hosts.push_back(host);
   }
   for (size_t i = 0; i < names.size(); ++i) hosts.hosts[i].name = names[i];
-  if (absl::Status status = store_.Apply(hosts); !status.ok()) return Corrupt(status);
+  if (absl::Status status = store_.ApplyCommitted(hosts); !status.ok()) return Corrupt(status);
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::ReadPart(size_t part,
+                                     const std::function<absl::Status(const ChangeSet&)>& apply) {
+  PartFile file;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPartSnapshot));
+    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (row) {
+      file.snapshot_seq = select.ColumnInt64(0);
+      absl::Span<const uint8_t> blob = select.ColumnBlob(1);
+      file.snapshot_bytes = static_cast<int64_t>(blob.size());
+      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet records, Decode(blob));
+      for (const UrlChange& change : records.urls) {
+        if (change.kind != UrlChangeKind::kNew) {
+          return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
+                                                            part, " holds a change"));
+        }
+      }
+      if (absl::Status status = apply(records); !status.ok()) return Corrupt(status);
+    }
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPartPending));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, file.snapshot_seq + 1)));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part + 1, 0) - 1));
+  while (true) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row) break;
+    absl::Span<const uint8_t> blob = select.ColumnBlob(1);
+    file.pending_bytes += static_cast<int64_t>(blob.size());
+    ++file.pending_rows;
+    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
+    if (absl::Status status = apply(changes); !status.ok()) return Corrupt(status);
+  }
+  part_files_[part] = file;
   return absl::OkStatus();
 }
 
 absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
+  // What the rows after `seq` committed, together: the hosts whose rows they rewrote (read
+  // once, as they are now), the parts they changed, and the newest counts.
+  absl::btree_set<uint32_t> host_ids;
+  ChangeSet committed;
+  absl::btree_set<uint32_t> parts;
   bool trimmed = false;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
     CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
-    while (true) {
+    for (int64_t expected = seq + 1;; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      const int64_t next = select.ColumnInt64(0);
-      if (next != sync().last_seq() + 1) {
+      if (select.ColumnInt64(0) != expected) {
         trimmed = true;
         break;
       }
       CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(select.ColumnBlob(1)));
-      if (absl::Status status = store_.Apply(changes); !status.ok()) return Corrupt(status);
-      sync().Replayed(next);
+      if (!changes.counts.has_value()) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ",
+                                                          expected, " has no state counts"));
+      }
+      host_ids.insert(changes.host_ids.begin(), changes.host_ids.end());
+      parts.insert(changes.parts.begin(), changes.parts.end());
+      committed.counts = changes.counts;
+      sync().Replayed(expected);
     }
   }
-  // Another connection trimmed log rows this one never read: only the snapshot holds them now.
+  // Another connection trimmed log rows this one never read: the hosts are read again.
   if (trimmed) return LoadAll();
+  if (!committed.counts.has_value()) return absl::OkStatus();
+  std::vector<std::string> names;
+  names.reserve(host_ids.size());
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHost));
+    for (uint32_t id : host_ids) {
+      CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, id));
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host row ", id,
+                                                          " named by the log is missing"));
+      }
+      names.emplace_back();
+      CRAWLDB_ASSIGN_OR_RETURN(HostChange host, HostOfRow(select, &names.back()));
+      committed.hosts.push_back(host);
+      sqlite3_reset(select.get());
+    }
+  }
+  for (size_t i = 0; i < names.size(); ++i) committed.hosts[i].name = names[i];
+  committed.parts.assign(parts.begin(), parts.end());
+  if (absl::Status status = store_.ApplyCommitted(committed); !status.ok()) {
+    return Corrupt(status);
+  }
   store_.ClearUndo();
   return absl::OkStatus();
 }
@@ -168,113 +230,123 @@ absl::Status FrontierTable::Sync() {
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
-  EncodeChangeSet(changes, &body_, &blob_, &zstd_);
+  // What this table counts of its parts' rows (part_files_) follows the writes below; a
+  // rollback after them reads everything again.
+  sync().ReloadOnRollback();
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
   {
+    ChangeSet log;
+    for (const HostChange& host : changes.hosts) log.host_ids.push_back(host.id);
+    log.parts = changes.parts;
+    log.counts = changes.counts;
+    EncodeChangeSet(log, &body_, &blob_, &zstd_);
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
   }
   CRAWLDB_RETURN_IF_ERROR(WriteHosts(changes));
+  // The URL changes come part by part (ChangesSince): one pending row each.
+  for (size_t first = 0; first < changes.urls.size();) {
+    const size_t part = store_.host(changes.urls[first].record.host).part;
+    size_t last = first + 1;
+    while (last < changes.urls.size() && store_.host(changes.urls[last].record.host).part == part)
+      ++last;
+    part_changes_.hosts.clear();
+    part_changes_.parts.clear();
+    part_changes_.counts.reset();
+    part_changes_.urls.assign(changes.urls.begin() + static_cast<ptrdiff_t>(first),
+                              changes.urls.begin() + static_cast<ptrdiff_t>(last));
+    CRAWLDB_RETURN_IF_ERROR(WritePending(part, seq));
+    first = last;
+  }
+  if (seq > kKeptLogRows) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
+    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - kKeptLogRows));
+    CRAWLDB_RETURN_IF_ERROR(trim.Run());
+  }
   sync().Synced(store_.UndoMark());
-  snapshot_debt_ += static_cast<int64_t>(blob_.size());
-  absl::Status status = WriteSomeParts(seq);
-  return status;
+  return absl::OkStatus();
 }
 
 absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteHost));
   for (const HostChange& host : changes.hosts) {
+    const HostSummary& summary = host.summary;
     CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, host.id));
     CRAWLDB_RETURN_IF_ERROR(write.BindText(2, ToAbsl(host.name)));
     CRAWLDB_RETURN_IF_ERROR(write.BindDouble(3, host.settings.delay_s));
     CRAWLDB_RETURN_IF_ERROR(write.BindInt64(4, host.settings.budget));
     CRAWLDB_RETURN_IF_ERROR(write.BindDouble(5, host.settings.blocked_until));
     CRAWLDB_RETURN_IF_ERROR(write.BindDouble(6, host.settings.next_allowed));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(7, static_cast<int64_t>(summary.size)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(8, static_cast<int64_t>(summary.queued)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(9, summary.best.depth));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(10, summary.best.priority));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(11, identity::FingerprintToSql(summary.best.fp)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(12, static_cast<int64_t>(summary.timed)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(13, summary.first_due));
     CRAWLDB_RETURN_IF_ERROR(write.Run());
     sqlite3_reset(write.get());
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<int64_t> FrontierTable::WritePart(size_t part, int64_t seq) {
-  store_.PartSnapshot(part, &part_changes_);
+absl::Status FrontierTable::WritePending(size_t part, int64_t seq) {
   EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
-  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(part)));
-  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
-  CRAWLDB_RETURN_IF_ERROR(write.BindBlobView(3, BytesOf(blob_)));
-  CRAWLDB_RETURN_IF_ERROR(write.Run());
-  return static_cast<int64_t>(blob_.size());
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendPending));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, PendingRow(part, seq)));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
+    CRAWLDB_RETURN_IF_ERROR(append.Run());
+  }
+  PartFile& file = part_files_[part];
+  file.pending_bytes += static_cast<int64_t>(blob_.size());
+  ++file.pending_rows;
+  if (file.pending_bytes < std::max(kMinMergeBytes, file.snapshot_bytes) &&
+      file.pending_rows < kMaxPendingRows) {
+    return absl::OkStatus();
+  }
+  return MergePart(part, seq);
 }
 
-absl::Status FrontierTable::WriteSomeParts(int64_t seq) {
-  if (snapshot_debt_ <= 0) return absl::OkStatus();
-  size_t next = 0;
+absl::Status FrontierTable::MergePart(size_t part, int64_t seq) {
+  CRAWLDB_RETURN_IF_ERROR(store_.PartSnapshot(part, &part_changes_));
+  EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNextPart));
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (row) next = static_cast<size_t>(select.ColumnInt64(0)) % kRecordParts;
-  }
-  size_t written = 0;
-  while (snapshot_debt_ > 0 && written < kRecordParts) {
-    CRAWLDB_ASSIGN_OR_RETURN(int64_t bytes, WritePart(next, seq));
-    snapshot_debt_ -= std::max(bytes, kMinPartCost);
-    next = (next + 1) % kRecordParts;
-    ++written;
-  }
-  if (written == kRecordParts) return FinishFullCheckpoint();
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteNextPart));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(next)));
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, static_cast<int64_t>(part)));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
+    CRAWLDB_RETURN_IF_ERROR(write.BindBlobView(3, BytesOf(blob_)));
     CRAWLDB_RETURN_IF_ERROR(write.Run());
   }
-  // The part written longest ago is the next one; the log rows it holds are no longer needed,
-  // but this transaction's own row stays, so that other connections see that rows went missing.
-  int64_t oldest = 0;
   {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPartSeq));
-    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(next)));
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (row) oldest = select.ColumnInt64(0);
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement erase, Use(kDeletePending));
+    CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(1, PendingRow(part, 0)));
+    CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(2, PendingRow(part, seq)));
+    CRAWLDB_RETURN_IF_ERROR(erase.Run());
   }
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
-  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, std::min(oldest, seq - 1)));
-  return trim.Run();
+  part_files_[part] = {seq, static_cast<int64_t>(blob_.size()), 0, 0};
+  return absl::OkStatus();
 }
 
-absl::Status FrontierTable::Checkpoint() {
+absl::Status FrontierTable::Checkpoint(absl::Span<const int64_t> old_to_new) {
   // Whatever happens next, the shadow tables are the truth: a failure rolls them back and the
-  // store is reloaded from them.
+  // store is read again from them.
   sync().ReloadOnRollback();
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().last_seq();
-  absl::Status status;
-  for (size_t part = 0; part < kRecordParts && status.ok(); ++part) {
-    status = WritePart(part, seq).status();
+  for (size_t part = 0; part < kFrontierParts; ++part) {
+    if (!store_.has_hosts(part)) continue;
+    if (!old_to_new.empty()) CRAWLDB_RETURN_IF_ERROR(store_.RenumberPart(part, old_to_new));
+    CRAWLDB_RETURN_IF_ERROR(MergePart(part, seq));
   }
-  if (status.ok()) status = FinishFullCheckpoint();
-  return status;
-}
-
-absl::Status FrontierTable::FinishFullCheckpoint() {
-  // Every part now holds every change: the log is emptied and the generation bumped, so that
-  // other connections reload instead of waiting for rows that are gone.
-  sync().ReloadOnRollback();
-  const int64_t seq = sync().last_seq();
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
-    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq));
-    CRAWLDB_RETURN_IF_ERROR(trim.Run());
-  }
-  CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
-  sync().Loaded(sync().generation());
-  sync().Replayed(seq);
-  sync().Synced(store_.UndoMark());
-  snapshot_debt_ = 0;
-  return absl::OkStatus();
+  // Only the newest log row is needed (it holds the counts); a connection further behind
+  // reads the hosts again.
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
+  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - 1));
+  return trim.Run();
 }
 
 }  // namespace crawldb::frontier

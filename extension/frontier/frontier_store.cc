@@ -7,7 +7,6 @@
 #include "extension/frontier/frontier_changes.h"
 #include "extension/identity/registrable_domain.h"
 #include "extension/identity/url_fingerprint.h"
-#include "extension/identity/url_normalizer.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -30,6 +29,12 @@ double AfterDelay(double now, double delay) {
   return at - now < delay ? std::nextafter(at, INFINITY) : at;
 }
 
+std::string Describe(const HostSummary& summary) {
+  return absl::StrCat(summary.size, " URLs, ", summary.queued, " queued (best fp ",
+                      identity::FingerprintToSql(summary.best.fp), "), ", summary.timed,
+                      " timed (first due ", summary.first_due, ")");
+}
+
 }  // namespace
 
 std::string_view StateName(UrlState state) {
@@ -48,7 +53,23 @@ std::string_view StateName(UrlState state) {
   return "?";
 }
 
-const UrlRecord* FrontierStore::Find(uint64_t fp) const { return records_.Find(fp); }
+FrontierStore::FrontierStore(FrontierPolicy policy, FrontierPartSource* source)
+    : policy_(policy), source_(source), parts_(kFrontierParts) {
+  if (source_ == nullptr) {
+    for (Part& part : parts_) part.held = true;
+  }
+}
+
+void FrontierStore::set_cache_bytes(size_t bytes) {
+  cache_bytes_ = bytes;
+  Evict(kFrontierParts);
+}
+
+size_t FrontierStore::size() const {
+  uint64_t total = 0;
+  for (uint64_t count : state_counts_) total += count;
+  return static_cast<size_t>(total);
+}
 
 std::optional<uint32_t> FrontierStore::FindHost(std::string_view name) const {
   auto it = host_ids_.find(absl::string_view(name.data(), name.size()));
@@ -76,33 +97,196 @@ int64_t FrontierStore::BudgetOf(const Host& host) const {
 size_t FrontierStore::HostsWaiting(double now) const {
   size_t count = 0;
   for (const Host& host : hosts_) {
-    if (!host.queue.empty() && WakeOf(host) > now) ++count;
+    if (host.summary.queued > 0 && WakeOf(host) > now) ++count;
   }
   return count;
 }
 
-std::vector<uint64_t> FrontierStore::AllFingerprints() const {
-  std::vector<uint64_t> fps;
-  fps.reserve(records_.size());
-  records_.ForEach([&](uint64_t fp, const UrlRecord&) { fps.push_back(fp); });
-  return fps;
+size_t FrontierStore::held_parts() const {
+  return static_cast<size_t>(
+      std::count_if(parts_.begin(), parts_.end(), [](const Part& part) { return part.held; }));
 }
 
-const std::vector<uint64_t>& FrontierStore::HostFingerprints(uint32_t id) const {
-  if (!host_members_built_) {
-    host_members_.assign(hosts_.size(), {});
-    records_.ForEach(
-        [&](uint64_t fp, const UrlRecord& record) { host_members_[record.host].push_back(fp); });
-    host_members_built_ = true;
+// ---------------------------------------------------------------------------------------------
+// Paging.
+
+absl::Status FrontierStore::Damaged(std::string what) const {
+  absl::Status cause = absl::DataLossError(what);
+  return source_ != nullptr ? source_->Refuse(cause) : cause;
+}
+
+absl::Status FrontierStore::Hold(size_t part) {
+  Part& held = parts_[part];
+  held.used = ++tick_;
+  if (held.held) return absl::OkStatus();
+  if (absl::Status status = ReadPart(part); !status.ok()) {
+    Drop(part);
+    return status;
   }
-  if (id >= host_members_.size()) host_members_.resize(id + 1);
-  std::vector<uint64_t>& fps = host_members_[id];
-  std::sort(fps.begin(), fps.end());
-  fps.erase(std::unique(fps.begin(), fps.end()), fps.end());
-  std::erase_if(fps, [&](uint64_t fp) {
-    const UrlRecord* record = Find(fp);
-    return record == nullptr || record->host != id;
+  return absl::OkStatus();
+}
+
+absl::Status FrontierStore::ReadPart(size_t part) {
+  Part& read = parts_[part];
+  read.held = true;  // ApplyToPart fills it
+  read.records = SlotHashMap<UrlRecord>();
+  absl::Status status =
+      source_->ReadPart(part, [&](const ChangeSet& changes) { return ApplyToPart(part, changes); });
+  if (!status.ok()) return status;
+  // The hosts' queues and timers, then their agreement with the summaries.
+  for (uint32_t id : read.hosts) {
+    hosts_[id].queue.clear();
+    hosts_[id].timers.clear();
+  }
+  read.records.ForEach([&](uint64_t fp, const UrlRecord& record) {
+    Host& host = hosts_[record.host];
+    if (record.state == UrlState::kQueued) {
+      host.queue.insert(KeyOf(fp, record));
+    } else if (HasTimer(record.state)) {
+      host.timers.insert({record.due, fp});
+    }
   });
+  std::vector<HostSummary> derived = Derive(part);
+  for (size_t i = 0; i < read.hosts.size(); ++i) {
+    const Host& host = hosts_[read.hosts[i]];
+    if (derived[i] != host.summary) {
+      return Damaged(absl::StrCat("frontier part ", part, ": host ", host.name, " holds ",
+                                  Describe(derived[i]), " where its summary says ",
+                                  Describe(host.summary)));
+    }
+  }
+  read.bytes = PartBytes(part);
+  held_bytes_ += read.bytes;
+  Evict(part);
+  return absl::OkStatus();
+}
+
+absl::Status FrontierStore::ApplyToPart(size_t part, const ChangeSet& changes) {
+  if (!changes.hosts.empty() || !changes.parts.empty() || changes.counts.has_value()) {
+    return absl::DataLossError(
+        absl::StrCat("frontier part ", part, ": a stored change set holds hosts or counts"));
+  }
+  SlotHashMap<UrlRecord>& records = parts_[part].records;
+  for (const UrlChange& change : changes.urls) {
+    UrlRecord* current = records.Find(change.fp);
+    if (change.kind == UrlChangeKind::kDelete) {
+      if (current == nullptr) return Inconsistent("deletes an unknown URL", change.fp);
+      records.Erase(change.fp);
+      continue;
+    }
+    const UrlRecord& record = change.record;
+    if (record.host >= hosts_.size()) return Inconsistent("names an unknown host", change.fp);
+    if (hosts_[record.host].part != part) {
+      return Inconsistent(absl::StrCat("lies in part ", part, ", not its host's"), change.fp);
+    }
+    if (change.kind == UrlChangeKind::kUpdate) {
+      if (current == nullptr) return Inconsistent("updates an unknown URL", change.fp);
+      if (current->host != record.host)
+        return Inconsistent("moves a URL to another host", change.fp);
+      const int64_t url_id = current->url_id;
+      *current = record;
+      current->url_id = url_id;
+    } else if (!records.Insert(change.fp, record)) {
+      return Inconsistent("adds a known URL", change.fp);
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::vector<HostSummary> FrontierStore::Derive(size_t part) const {
+  const Part& held = parts_[part];
+  std::vector<HostSummary> derived(held.hosts.size());
+  for (size_t i = 0; i < held.hosts.size(); ++i) {
+    const Host& host = hosts_[held.hosts[i]];
+    HostSummary& summary = derived[i];
+    summary.queued = host.queue.size();
+    if (!host.queue.empty()) summary.best = *host.queue.begin();
+    summary.timed = host.timers.size();
+    if (!host.timers.empty()) summary.first_due = host.timers.begin()->first;
+  }
+  absl::flat_hash_map<uint32_t, size_t> index;
+  for (size_t i = 0; i < held.hosts.size(); ++i) index[held.hosts[i]] = i;
+  held.records.ForEach([&](uint64_t, const UrlRecord& record) {
+    auto it = index.find(record.host);
+    if (it != index.end()) ++derived[it->second].size;
+  });
+  return derived;
+}
+
+void FrontierStore::Drop(size_t part) {
+  Part& dropped = parts_[part];
+  if (source_ == nullptr) return;
+  for (uint32_t id : dropped.hosts) {
+    absl::btree_set<QueueKey>().swap(hosts_[id].queue);
+    absl::btree_set<std::pair<double, uint64_t>>().swap(hosts_[id].timers);
+  }
+  dropped.records = SlotHashMap<UrlRecord>();
+  if (dropped.held) held_bytes_ -= dropped.bytes;
+  dropped.held = false;
+  dropped.dirty = false;
+  dropped.bytes = 0;
+}
+
+void FrontierStore::Evict(size_t keep) {
+  if (source_ == nullptr) return;
+  while (held_bytes_ > cache_bytes_) {
+    size_t oldest = kFrontierParts;
+    for (size_t i = 0; i < parts_.size(); ++i) {
+      const Part& part = parts_[i];
+      if (!part.held || part.dirty || i == keep) continue;
+      if (oldest == kFrontierParts || part.used < parts_[oldest].used) oldest = i;
+    }
+    if (oldest == kFrontierParts) return;
+    Drop(oldest);
+  }
+}
+
+size_t FrontierStore::PartBytes(size_t part) const {
+  const Part& held = parts_[part];
+  // B-tree entries take about 1.5 times their size (nodes are 2/3 full).
+  size_t bytes = held.records.MemoryBytes();
+  for (uint32_t id : held.hosts) {
+    bytes += (hosts_[id].queue.size() * sizeof(QueueKey) + hosts_[id].timers.size() * 16) * 3 / 2;
+  }
+  return bytes;
+}
+
+void FrontierStore::ForgetPart(size_t part) {
+  if (source_ == nullptr || !parts_[part].held) return;
+  Drop(part);
+}
+
+absl::StatusOr<const UrlRecord*> FrontierStore::Find(size_t part, uint64_t fp) {
+  if (absl::Status status = Hold(part); !status.ok()) return status;
+  return parts_[part].records.Find(fp);
+}
+
+absl::StatusOr<std::optional<size_t>> FrontierStore::Locate(uint64_t fp) {
+  for (size_t part = 0; part < parts_.size(); ++part) {
+    if (parts_[part].held && parts_[part].records.Contains(fp)) return part;
+  }
+  for (size_t part = 0; part < parts_.size(); ++part) {
+    if (parts_[part].held || parts_[part].hosts.empty()) continue;
+    if (absl::Status status = Hold(part); !status.ok()) return status;
+    if (parts_[part].records.Contains(fp)) return part;
+  }
+  return std::nullopt;
+}
+
+absl::Status FrontierStore::ForEachInPart(
+    size_t part, const std::function<void(uint64_t, const UrlRecord&)>& visit) {
+  if (absl::Status status = Hold(part); !status.ok()) return status;
+  parts_[part].records.ForEach(visit);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint64_t>> FrontierStore::HostFingerprints(uint32_t id) {
+  std::vector<uint64_t> fps;
+  absl::Status status = ForEachInPart(hosts_[id].part, [&](uint64_t fp, const UrlRecord& record) {
+    if (record.host == id) fps.push_back(fp);
+  });
+  if (!status.ok()) return status;
+  std::sort(fps.begin(), fps.end());
   return fps;
 }
 
@@ -111,46 +295,67 @@ const std::vector<uint64_t>& FrontierStore::HostFingerprints(uint32_t id) const 
 
 void FrontierStore::Index(uint64_t fp, const UrlRecord& record) {
   ++state_counts_[static_cast<int>(record.state)];
+  Host& host = hosts_[record.host];
   if (record.state == UrlState::kQueued) {
-    hosts_[record.host].queue.insert(KeyOf(fp, record));
-    Place(record.host);
+    host.queue.insert(KeyOf(fp, record));
   } else if (HasTimer(record.state)) {
-    timers_.insert({record.due, fp});
+    host.timers.insert({record.due, fp});
   }
 }
 
 void FrontierStore::Unindex(uint64_t fp, const UrlRecord& record) {
   --state_counts_[static_cast<int>(record.state)];
+  Host& host = hosts_[record.host];
   if (record.state == UrlState::kQueued) {
-    hosts_[record.host].queue.erase(KeyOf(fp, record));
-    Place(record.host);
+    host.queue.erase(KeyOf(fp, record));
   } else if (HasTimer(record.state)) {
-    timers_.erase({record.due, fp});
+    host.timers.erase({record.due, fp});
   }
+}
+
+void FrontierStore::Summarize(uint32_t id) {
+  Host& host = hosts_[id];
+  HostSummary& summary = host.summary;
+  summary.queued = host.queue.size();
+  summary.best = host.queue.empty() ? QueueKey{} : *host.queue.begin();
+  summary.timed = host.timers.size();
+  summary.first_due = host.timers.empty() ? 0 : host.timers.begin()->first;
+  Place(id);
+  ListTimed(id);
 }
 
 void FrontierStore::Place(uint32_t id) {
   Host& host = hosts_[id];
   Host::Place target = Host::Place::kNone;
   double wake = WakeOf(host);
-  if (!host.queue.empty()) {
+  if (host.summary.queued > 0) {
     target = wake <= promoted_until_ ? Host::Place::kReady : Host::Place::kWaiting;
   }
   if (target == host.place) {
     if (target == Host::Place::kNone) return;
-    if (target == Host::Place::kReady && host.ready_key == *host.queue.begin()) return;
+    if (target == Host::Place::kReady && host.ready_key == host.summary.best) return;
     if (target == Host::Place::kWaiting && host.wake == wake) return;
   }
   if (host.place == Host::Place::kReady) ready_.erase({host.ready_key, id});
   if (host.place == Host::Place::kWaiting) waiting_.erase({host.wake, id});
   host.place = target;
   if (target == Host::Place::kReady) {
-    host.ready_key = *host.queue.begin();
+    host.ready_key = host.summary.best;
     ready_.insert({host.ready_key, id});
   } else if (target == Host::Place::kWaiting) {
     host.wake = wake;
     waiting_.insert({wake, id});
   }
+}
+
+void FrontierStore::ListTimed(uint32_t id) {
+  Host& host = hosts_[id];
+  const bool listed = host.summary.timed > 0;
+  if (listed == host.timed_listed && (!listed || host.timed_key == host.summary.first_due)) return;
+  if (host.timed_listed) timed_hosts_.erase({host.timed_key, id});
+  host.timed_listed = listed;
+  host.timed_key = host.summary.first_due;
+  if (listed) timed_hosts_.insert({host.timed_key, id});
 }
 
 void FrontierStore::Promote(double now) {
@@ -160,46 +365,52 @@ void FrontierStore::Promote(double now) {
     waiting_.erase(waiting_.begin());
     Host& host = hosts_[id];
     host.place = Host::Place::kReady;
-    host.ready_key = *host.queue.begin();
+    host.ready_key = host.summary.best;
     ready_.insert({host.ready_key, id});
   }
 }
 
-void FrontierStore::SetRecord(uint64_t fp, const UrlRecord* next) {
-  if (UrlRecord* current = records_.Find(fp)) {
-    UrlRecord old = *current;
-    if (!loading_) Unindex(fp, old);
+void FrontierStore::SetRecord(size_t part, uint64_t fp, const UrlRecord* next) {
+  SlotHashMap<UrlRecord>& records = parts_[part].records;
+  uint32_t host;
+  if (UrlRecord* current = records.Find(fp)) {
+    host = current->host;
+    Unindex(fp, *current);
     if (next == nullptr) {
-      --hosts_[old.host].size;
-      records_.Erase(fp);
+      --hosts_[host].summary.size;
+      records.Erase(fp);
+      Summarize(host);
       return;
     }
     *current = *next;
   } else {
     if (next == nullptr) return;
-    records_.Insert(fp, *next);
-    ++hosts_[next->host].size;
-    if (host_members_built_) {
-      if (next->host >= host_members_.size()) host_members_.resize(next->host + 1);
-      host_members_[next->host].push_back(fp);
-    }
+    host = next->host;
+    records.Insert(fp, *next);
+    ++hosts_[host].summary.size;
   }
-  if (!loading_) Index(fp, *next);
+  Index(fp, *next);
+  Summarize(host);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Changes with undo.
 
-void FrontierStore::Mutate(uint64_t fp, const UrlRecord* next) {
+void FrontierStore::Mutate(size_t part, uint64_t fp, const UrlRecord* next) {
   UndoEntry entry;
   entry.kind = UndoEntry::Kind::kUrl;
+  entry.part = static_cast<uint32_t>(part);
   entry.fp = fp;
-  if (const UrlRecord* old = Find(fp)) {
+  if (const UrlRecord* old = parts_[part].records.Find(fp)) {
     entry.existed = true;
     entry.record = *old;
   }
   undo_.push_back(entry);
-  SetRecord(fp, next);
+  if (!parts_[part].dirty) {
+    parts_[part].dirty = true;
+    dirty_parts_.push_back(static_cast<uint32_t>(part));
+  }
+  SetRecord(part, fp, next);
 }
 
 void FrontierStore::MutateHost(uint32_t id, const HostSettings& settings) {
@@ -222,19 +433,25 @@ void FrontierStore::PushHostCreated(uint32_t id) {
 uint32_t FrontierStore::CreateHost(std::string_view name) {
   uint32_t id = static_cast<uint32_t>(hosts_.size());
   hosts_.emplace_back();
-  hosts_.back().name = std::string(name);
-  host_ids_.emplace(hosts_.back().name, id);
+  Host& host = hosts_.back();
+  host.name = std::string(name);
+  host.part = static_cast<uint32_t>(FrontierPartOf(name));
+  host_ids_.emplace(host.name, id);
+  parts_[host.part].hosts.push_back(id);
   return id;
 }
 
-FrontierStore::AddResult FrontierStore::Add(uint64_t fp, int64_t url_id, std::string_view host_name,
-                                            uint32_t depth, int32_t priority) {
-  if (records_.Contains(fp)) return AddResult::kKnown;
+absl::StatusOr<FrontierStore::AddResult> FrontierStore::Add(uint64_t fp, int64_t url_id,
+                                                            std::string_view host_name,
+                                                            uint32_t depth, int32_t priority) {
+  const size_t part = FrontierPartOf(host_name);
+  if (absl::Status status = Hold(part); !status.ok()) return status;
+  if (parts_[part].records.Contains(fp)) return AddResult::kKnown;
   if (policy_.max_depth > 0 && depth > policy_.max_depth) return AddResult::kDepthLimit;
   std::optional<uint32_t> host = FindHost(host_name);
   int64_t budget = host.has_value() ? BudgetOf(hosts_[*host]) : policy_.host_budget;
-  size_t members = host.has_value() ? hosts_[*host].size : 0;
-  if (budget > 0 && members >= static_cast<size_t>(budget)) return AddResult::kHostBudget;
+  uint64_t members = host.has_value() ? hosts_[*host].summary.size : 0;
+  if (budget > 0 && members >= static_cast<uint64_t>(budget)) return AddResult::kHostBudget;
   if (!host.has_value()) {
     host = CreateHost(host_name);
     PushHostCreated(*host);
@@ -244,23 +461,35 @@ FrontierStore::AddResult FrontierStore::Add(uint64_t fp, int64_t url_id, std::st
   record.host = *host;
   record.depth = static_cast<uint16_t>(std::min<uint32_t>(depth, UINT16_MAX));
   record.priority = priority;
-  Mutate(fp, &record);
+  Mutate(part, fp, &record);
   return AddResult::kAdded;
 }
 
-void FrontierStore::Expire(double now) {
-  while (!timers_.empty() && timers_.begin()->first <= now) {
-    uint64_t fp = timers_.begin()->second;
-    UrlRecord record = *records_.Find(fp);
-    if (record.state == UrlState::kRecrawl) record.attempts = 0;
-    record.state = UrlState::kQueued;
-    record.due = 0;
-    Mutate(fp, &record);
+absl::Status FrontierStore::Expire(double now) {
+  while (!timed_hosts_.empty() && timed_hosts_.begin()->first <= now) {
+    const uint32_t id = timed_hosts_.begin()->second;
+    const size_t part = hosts_[id].part;
+    if (absl::Status status = Hold(part); !status.ok()) return status;
+    const Host& host = hosts_[id];
+    while (!host.timers.empty() && host.timers.begin()->first <= now) {
+      const uint64_t fp = host.timers.begin()->second;
+      UrlRecord record = *parts_[part].records.Find(fp);
+      if (record.state == UrlState::kRecrawl) record.attempts = 0;
+      record.state = UrlState::kQueued;
+      record.due = 0;
+      Mutate(part, fp, &record);
+    }
+    if (host.timed_listed && host.timed_key <= now) {  // a summary its part does not bear out
+      return Damaged(
+          absl::StrCat("frontier: host ", host.name, " lists timers its part does not hold"));
+    }
   }
+  return absl::OkStatus();
 }
 
-std::vector<FrontierStore::Leased> FrontierStore::Lease(size_t n, double lease_s, double now) {
-  Expire(now);
+absl::StatusOr<std::vector<FrontierStore::Leased>> FrontierStore::Lease(size_t n, double lease_s,
+                                                                        double now) {
+  if (absl::Status status = Expire(now); !status.ok()) return status;
   Promote(now);
   std::vector<Leased> leased;
   while (leased.size() < n && !ready_.empty()) {
@@ -274,24 +503,34 @@ std::vector<FrontierStore::Leased> FrontierStore::Lease(size_t n, double lease_s
       waiting_.insert({wake, id});
       continue;
     }
+    const size_t part = host.part;
+    if (absl::Status status = Hold(part); !status.ok()) return status;
+    const UrlRecord* best = parts_[part].records.Find(key.fp);
+    if (best == nullptr || host.queue.empty() || *host.queue.begin() != key) {
+      return Damaged(
+          absl::StrCat("frontier: host ", host.name, " has a best URL its part does not hold"));
+    }
     HostSettings settings = host.settings;
     settings.next_allowed = AfterDelay(now, DelayOf(host));
     MutateHost(id, settings);
-    UrlRecord record = *records_.Find(key.fp);
+    UrlRecord record = *best;
     record.state = UrlState::kLeased;
     record.due = now + lease_s;
-    Mutate(key.fp, &record);
-    leased.push_back({key.fp, record.depth, record.due});
+    Mutate(part, key.fp, &record);
+    leased.push_back(
+        {key.fp, record.url_id, static_cast<uint32_t>(part), record.depth, record.due});
   }
   return leased;
 }
 
-FrontierStore::ConfirmResult FrontierStore::Confirm(uint64_t fp, int32_t status, double recrawl_s,
-                                                    double now) {
-  Expire(now);
-  const UrlRecord* found = Find(fp);
-  if (found == nullptr || found->state != UrlState::kLeased) return ConfirmResult::kNotLeased;
-  UrlRecord record = *found;
+absl::StatusOr<FrontierStore::ConfirmResult> FrontierStore::Confirm(size_t part, uint64_t fp,
+                                                                    int32_t status,
+                                                                    double recrawl_s, double now) {
+  if (absl::Status expired = Expire(now); !expired.ok()) return expired;
+  absl::StatusOr<const UrlRecord*> found = Find(part, fp);
+  if (!found.ok()) return found.status();
+  if (*found == nullptr || (*found)->state != UrlState::kLeased) return ConfirmResult::kNotLeased;
+  UrlRecord record = **found;
   record.status = status;
   record.last_fetch = now;
   ConfirmResult result;
@@ -312,7 +551,7 @@ FrontierStore::ConfirmResult FrontierStore::Confirm(uint64_t fp, int32_t status,
     record.due = recrawl_s > 0 ? now + recrawl_s : 0;
     result = ConfirmResult::kDone;
   }
-  Mutate(fp, &record);
+  Mutate(part, fp, &record);
   return result;
 }
 
@@ -334,18 +573,20 @@ void FrontierStore::SetHost(std::string_view name, double delay_s, std::optional
   MutateHost(*id, settings);
 }
 
-bool FrontierStore::Delete(uint64_t fp) {
-  if (!records_.Contains(fp)) return false;
-  Mutate(fp, nullptr);
+absl::StatusOr<bool> FrontierStore::Delete(size_t part, uint64_t fp) {
+  if (absl::Status status = Hold(part); !status.ok()) return status;
+  if (!parts_[part].records.Contains(fp)) return false;
+  Mutate(part, fp, nullptr);
   return true;
 }
 
-bool FrontierStore::SetPriority(uint64_t fp, int32_t priority) {
-  const UrlRecord* found = Find(fp);
+absl::StatusOr<bool> FrontierStore::SetPriority(size_t part, uint64_t fp, int32_t priority) {
+  if (absl::Status status = Hold(part); !status.ok()) return status;
+  const UrlRecord* found = parts_[part].records.Find(fp);
   if (found == nullptr) return false;
   UrlRecord record = *found;
   record.priority = priority;
-  Mutate(fp, &record);
+  Mutate(part, fp, &record);
   return true;
 }
 
@@ -355,24 +596,39 @@ void FrontierStore::UndoTo(size_t mark) {
     undo_.pop_back();
     switch (entry.kind) {
       case UndoEntry::Kind::kUrl:
-        SetRecord(entry.fp, entry.existed ? &entry.record : nullptr);
+        SetRecord(entry.part, entry.fp, entry.existed ? &entry.record : nullptr);
         break;
       case UndoEntry::Kind::kHostSettings:
         hosts_[entry.host].settings = entry.settings;
         Place(entry.host);
         break;
-      case UndoEntry::Kind::kHostCreated:
-        // Undone in reverse order: the host is the last one and holds nothing any more.
-        host_ids_.erase(hosts_.back().name);
+      case UndoEntry::Kind::kHostCreated: {
+        // Undone in reverse order: the host is the last one, the last of its part, and holds
+        // nothing any more.
+        Host& host = hosts_.back();
+        parts_[host.part].hosts.pop_back();
+        host_ids_.erase(host.name);
         hosts_.pop_back();
         break;
+      }
     }
   }
+  if (undo_.empty()) ClearUndo();
 }
 
 void FrontierStore::ClearUndo() {
   undo_.clear();
   if (undo_.capacity() > 4096) undo_.shrink_to_fit();
+  for (uint32_t part : dirty_parts_) {
+    Part& dirty = parts_[part];
+    if (!dirty.dirty) continue;
+    dirty.dirty = false;
+    held_bytes_ -= dirty.bytes;
+    dirty.bytes = PartBytes(part);
+    held_bytes_ += dirty.bytes;
+  }
+  dirty_parts_.clear();
+  Evict(kFrontierParts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,51 +636,80 @@ void FrontierStore::ClearUndo() {
 
 ChangeSet FrontierStore::ChangesSince(size_t mark) const {
   ChangeSet changes;
-  absl::flat_hash_map<uint64_t, bool> existed;  // fp → whether it existed at the mark
-  std::vector<uint64_t> order;
+  struct Touched {
+    uint32_t part;
+    uint32_t host;
+    bool existed;
+  };
+  absl::flat_hash_map<uint64_t, Touched> touched;    // fp → its first change since the mark
+  std::vector<std::pair<uint32_t, uint64_t>> order;  // (part, fp) in order of first change
   absl::btree_set<uint32_t> hosts;
   for (size_t i = mark; i < undo_.size(); ++i) {
     const UndoEntry& entry = undo_[i];
-    if (entry.kind == UndoEntry::Kind::kUrl) {
-      if (existed.emplace(entry.fp, entry.existed).second) order.push_back(entry.fp);
-    } else {
+    if (entry.kind != UndoEntry::Kind::kUrl) {
       hosts.insert(entry.host);
+      continue;
+    }
+    uint32_t host = entry.existed ? entry.record.host : 0;
+    if (!entry.existed) {
+      if (const UrlRecord* now = parts_[entry.part].records.Find(entry.fp)) host = now->host;
+    }
+    if (touched.emplace(entry.fp, Touched{entry.part, host, entry.existed}).second) {
+      order.push_back({entry.part, entry.fp});
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [part, fp] : order) {
+    const Touched& first = touched.find(fp)->second;
+    const UrlRecord* record = parts_[first.part].records.Find(fp);
+    if (record == nullptr) {
+      if (!first.existed) continue;  // added and dropped again
+      UrlChange change{fp, UrlChangeKind::kDelete, {}};
+      change.record.host = first.host;
+      changes.urls.push_back(change);
+    } else {
+      changes.urls.push_back(
+          {fp, first.existed ? UrlChangeKind::kUpdate : UrlChangeKind::kNew, *record});
+    }
+    hosts.insert(changes.urls.back().record.host);
+    if (changes.parts.empty() || changes.parts.back() != first.part) {
+      changes.parts.push_back(first.part);
     }
   }
   for (uint32_t id : hosts) {
-    if (id < hosts_.size()) changes.hosts.push_back({id, hosts_[id].name, hosts_[id].settings});
-  }
-  for (uint64_t fp : order) {
-    const UrlRecord* record = Find(fp);
-    bool was = existed[fp];
-    if (record == nullptr) {
-      if (was) changes.urls.push_back({fp, UrlChangeKind::kDelete, {}, {}});
-      continue;
+    if (id < hosts_.size()) {
+      changes.hosts.push_back({id, hosts_[id].name, hosts_[id].settings, hosts_[id].summary});
     }
-    changes.urls.push_back({fp, was ? UrlChangeKind::kUpdate : UrlChangeKind::kNew, *record, {}});
   }
+  if (!changes.empty()) changes.counts = state_counts_;
   return changes;
 }
 
-void FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) const {
+absl::Status FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) {
+  if (absl::Status status = Hold(part); !status.ok()) return status;
   changes->hosts.clear();
   changes->urls.clear();
-  records_.part(part).ForEach([&](uint64_t fp, const UrlRecord& record) {
-    changes->urls.push_back({fp, UrlChangeKind::kNew, record, {}});
+  changes->parts.clear();
+  changes->counts.reset();
+  parts_[part].records.ForEach([&](uint64_t fp, const UrlRecord& record) {
+    changes->urls.push_back({fp, UrlChangeKind::kNew, record});
   });
+  return absl::OkStatus();
 }
 
-ChangeSet FrontierStore::HostsSnapshot() const {
-  ChangeSet changes;
-  changes.hosts.reserve(hosts_.size());
-  for (uint32_t id = 0; id < hosts_.size(); ++id) {
-    changes.hosts.push_back({id, hosts_[id].name, hosts_[id].settings});
+void FrontierStore::Reset() {
+  const size_t cache_bytes = cache_bytes_;
+  *this = FrontierStore(policy_, source_);
+  cache_bytes_ = cache_bytes;
+}
+
+absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed) {
+  if (!committed.urls.empty()) {
+    return absl::DataLossError("frontier change set: a log row holds URL changes");
   }
-  return changes;
-}
-
-absl::Status FrontierStore::Apply(const ChangeSet& changes) {
-  for (const HostChange& change : changes.hosts) {
+  for (uint32_t part : committed.parts) ForgetPart(part);
+  for (const HostChange& change : committed.hosts) {
     if (change.id < hosts_.size()) {
       if (hosts_[change.id].name != change.name) {
         return absl::DataLossError(
@@ -437,205 +722,148 @@ absl::Status FrontierStore::Apply(const ChangeSet& changes) {
       return absl::DataLossError(absl::StrCat("frontier change set: host ", change.id,
                                               " is out of sequence or a duplicate"));
     }
-    hosts_[change.id].settings = change.settings;
+    Host& host = hosts_[change.id];
+    // A part is held here only if the commit did not change it: its hosts' records stand.
+    if (parts_[host.part].held && source_ != nullptr && host.summary != change.summary) {
+      return absl::DataLossError(absl::StrCat("frontier change set: host ", host.name,
+                                              " changes records of a part the commit does not "
+                                              "name"));
+    }
+    if (change.summary.queued + change.summary.timed > change.summary.size) {
+      return absl::DataLossError(
+          absl::StrCat("frontier change set: host ", host.name, " has an impossible summary"));
+    }
+    host.settings = change.settings;
+    host.summary = change.summary;
     Place(change.id);
+    ListTimed(change.id);
   }
-  for (const UrlChange& change : changes.urls) {
-    const UrlRecord* current = Find(change.fp);
-    if (change.kind == UrlChangeKind::kDelete) {
-      if (current == nullptr) return Inconsistent("deletes an unknown URL", change.fp);
-      SetRecord(change.fp, nullptr);
-      continue;
-    }
-    UrlRecord record = change.record;
-    if (record.host >= hosts_.size()) return Inconsistent("names an unknown host", change.fp);
-    if (change.kind == UrlChangeKind::kUpdate) {
-      if (current == nullptr) return Inconsistent("updates an unknown URL", change.fp);
-      if (current->host != record.host)
-        return Inconsistent("moves a URL to another host", change.fp);
-      record.url_id = current->url_id;
-    } else if (current != nullptr) {
-      return Inconsistent("adds a known URL", change.fp);
-    }
-    SetRecord(change.fp, &record);
+  if (committed.counts.has_value()) state_counts_ = *committed.counts;
+  return absl::OkStatus();
+}
+
+absl::Status FrontierStore::CheckCounts() const {
+  HostSummary total;
+  for (const Host& host : hosts_) {
+    total.size += host.summary.size;
+    total.queued += host.summary.queued;
+    total.timed += host.summary.timed;
+  }
+  auto count = [&](UrlState state) { return state_counts_[static_cast<int>(state)]; };
+  const uint64_t timed =
+      count(UrlState::kWaiting) + count(UrlState::kLeased) + count(UrlState::kRecrawl);
+  if (total.size != size() || total.queued != count(UrlState::kQueued) || total.timed != timed) {
+    return absl::DataLossError(absl::StrCat("frontier: the hosts hold ", total.size, " URLs, ",
+                                            total.queued, " queued and ", total.timed,
+                                            " timed, where the state counts say ", size(), ", ",
+                                            count(UrlState::kQueued), " and ", timed));
   }
   return absl::OkStatus();
 }
 
-absl::Status FrontierStore::LoadPart(size_t part, const ChangeSet& records) {
-  if (!loading_) return absl::InternalError("frontier: a snapshot part loaded outside a load");
-  if (!records.hosts.empty())
-    return absl::DataLossError("frontier change set: a snapshot part holds hosts");
-  records_.Reserve(part, records_.part(part).size() + records.urls.size());
-  for (const UrlChange& change : records.urls) {
-    if (change.kind != UrlChangeKind::kNew)
-      return Inconsistent("a snapshot part holds a change", change.fp);
-    if (RecordPartOf(change.fp) != part)
-      return Inconsistent("a snapshot part holds another part's URL", change.fp);
-    if (change.record.host >= hosts_.size()) {
-      return Inconsistent("names an unknown host", change.fp);
-    }
-    if (!records_.Insert(change.fp, change.record)) {
-      return Inconsistent("adds a known URL", change.fp);
-    }
-    ++hosts_[change.record.host].size;
-  }
-  return absl::OkStatus();
-}
-
-void FrontierStore::FinishLoad() {
-  if (!loading_) return;
-  loading_ = false;
-  // The queued records' keys sorted by host (a counting sort: `starts` are the hosts' first
-  // places), then each host's run by key.
-  std::vector<size_t> starts(hosts_.size() + 1, 0);
-  std::vector<std::pair<double, uint64_t>> timers;
-  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
-    ++state_counts_[static_cast<int>(record.state)];
-    if (record.state == UrlState::kQueued) {
-      ++starts[record.host + 1];
-    } else if (HasTimer(record.state)) {
-      timers.push_back({record.due, fp});
-    }
-  });
-  for (size_t id = 0; id < hosts_.size(); ++id) starts[id + 1] += starts[id];
-  std::vector<QueueKey> keys(starts.back());
-  std::vector<size_t> next(starts.begin(), starts.end() - 1);
-  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
-    if (record.state == UrlState::kQueued) keys[next[record.host]++] = KeyOf(fp, record);
-  });
-  std::vector<ReadyEntry> ready;
-  std::vector<std::pair<double, uint32_t>> waiting;
-  for (uint32_t id = 0; id < hosts_.size(); ++id) {
-    auto first = keys.begin() + static_cast<ptrdiff_t>(starts[id]);
-    auto last = keys.begin() + static_cast<ptrdiff_t>(starts[id + 1]);
-    if (first == last) continue;
-    std::sort(first, last);
-    Host& host = hosts_[id];
-    host.queue.insert(first, last);
-    // As Place() would put it.
-    const double wake = WakeOf(host);
-    if (wake <= promoted_until_) {
-      host.place = Host::Place::kReady;
-      host.ready_key = *first;
-      ready.push_back({host.ready_key, id});
-    } else {
-      host.place = Host::Place::kWaiting;
-      host.wake = wake;
-      waiting.push_back({wake, id});
-    }
-  }
-  std::sort(timers.begin(), timers.end());
-  timers_.insert(timers.begin(), timers.end());
-  std::sort(ready.begin(), ready.end());
-  ready_.insert(ready.begin(), ready.end());
-  std::sort(waiting.begin(), waiting.end());
-  waiting_.insert(waiting.begin(), waiting.end());
-}
-
-void FrontierStore::RenumberUrlIds(absl::Span<const int64_t> old_to_new) {
-  records_.ForEach([&](uint64_t, UrlRecord& record) {
+absl::Status FrontierStore::RenumberPart(size_t part, absl::Span<const int64_t> old_to_new) {
+  if (absl::Status status = Hold(part); !status.ok()) return status;
+  parts_[part].records.ForEach([&](uint64_t, UrlRecord& record) {
     const bool known = record.url_id > 0 && static_cast<size_t>(record.url_id) < old_to_new.size();
     record.url_id = known ? old_to_new[static_cast<size_t>(record.url_id)] : kNoUrlId;
   });
+  return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------------------------
 
-void FrontierStore::Check(std::vector<std::string>* problems) const {
+absl::Status FrontierStore::Check(std::vector<std::string>* problems) {
   auto problem = [&](std::string what) { problems->push_back(std::move(what)); };
-  size_t counts[kUrlStateCount] = {};
-  size_t queued = 0;
-  std::vector<size_t> sizes(hosts_.size(), 0);
-  records_.ForEach([&](uint64_t fp, const UrlRecord& record) {
-    ++counts[static_cast<int>(record.state)];
-    const int64_t sql_fp = identity::FingerprintToSql(fp);
-    if (record.host >= hosts_.size()) {
-      problem(absl::StrCat("URL ", sql_fp, " names host ", record.host, " which does not exist"));
-      return;
+  StateCounts counts = {};
+  for (size_t part = 0; part < parts_.size(); ++part) {
+    if (parts_[part].hosts.empty()) {
+      if (parts_[part].held && parts_[part].records.size() > 0)
+        problem(absl::StrCat("part ", part, " holds URLs of no host"));
+      continue;
     }
-    const Host& host = hosts_[record.host];
-    ++sizes[record.host];
-    bool in_queue = host.queue.contains(KeyOf(fp, record));
-    bool in_timers = timers_.contains({record.due, fp});
-    if (in_queue != (record.state == UrlState::kQueued)) {
-      problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
-                           ") is wrongly in or out of its host queue"));
+    if (absl::Status status = Hold(part); !status.ok()) return status;
+    std::vector<HostSummary> derived = Derive(part);
+    const Part& held = parts_[part];
+    for (size_t i = 0; i < held.hosts.size(); ++i) {
+      const Host& host = hosts_[held.hosts[i]];
+      if (derived[i] != host.summary) {
+        problem(absl::StrCat("host ", host.name, " holds ", Describe(derived[i]),
+                             " where its summary says ", Describe(host.summary)));
+      }
     }
-    if (in_timers != HasTimer(record.state)) {
-      problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
-                           ") is wrongly in or out of the timer set"));
-    }
-  });
+    held.records.ForEach([&](uint64_t fp, const UrlRecord& record) {
+      ++counts[static_cast<int>(record.state)];
+      const int64_t sql_fp = identity::FingerprintToSql(fp);
+      if (record.host >= hosts_.size() || hosts_[record.host].part != part) {
+        problem(absl::StrCat("URL ", sql_fp, " names host ", record.host, " of another part"));
+        return;
+      }
+      const Host& host = hosts_[record.host];
+      bool in_queue = host.queue.contains(KeyOf(fp, record));
+      bool in_timers = host.timers.contains({record.due, fp});
+      if (in_queue != (record.state == UrlState::kQueued)) {
+        problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
+                             ") is wrongly in or out of its host queue"));
+      }
+      if (in_timers != HasTimer(record.state)) {
+        problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
+                             ") is wrongly in or out of its host's timers"));
+      }
+    });
+  }
   for (int state = 0; state < kUrlStateCount; ++state) {
     if (counts[state] != state_counts_[state]) {
       problem(absl::StrCat("state ", state, " counts ", state_counts_[state], " URLs, holds ",
                            counts[state]));
     }
   }
+  size_t placed = 0, timed = 0;
   for (uint32_t id = 0; id < hosts_.size(); ++id) {
     const Host& host = hosts_[id];
-    queued += host.queue.size();
-    if (host.size != sizes[id]) {
-      problem(absl::StrCat("host ", host.name, " counts ", host.size, " URLs, holds ", sizes[id]));
-    }
-    if (host_members_built_ && id < host_members_.size()) {
-      // Its list holds each of its records: as many distinct fingerprints of them as it has.
-      std::vector<uint64_t> fps = host_members_[id];
-      std::sort(fps.begin(), fps.end());
-      fps.erase(std::unique(fps.begin(), fps.end()), fps.end());
-      const size_t listed =
-          static_cast<size_t>(std::count_if(fps.begin(), fps.end(), [&](uint64_t fp) {
-            const UrlRecord* record = Find(fp);
-            return record != nullptr && record->host == id;
-          }));
-      if (listed != host.size)
-        problem(absl::StrCat("host ", host.name, " lists ", listed, " of its URLs"));
-    } else if (host_members_built_ && host.size > 0) {
-      problem(absl::StrCat("host ", host.name, " has no list of its URLs"));
-    }
     auto found = host_ids_.find(host.name);
     if (found == host_ids_.end() || found->second != id) {
       problem(absl::StrCat("host ", host.name, " is not indexed by name"));
     }
-    Host::Place expected = host.queue.empty() ? Host::Place::kNone : host.place;
-    if (host.place != expected)
-      problem(absl::StrCat("host ", host.name, " is placed without a queue"));
-    if (!host.queue.empty()) {
-      if (host.place == Host::Place::kNone)
-        problem(absl::StrCat("host ", host.name, " is not placed"));
-      if (host.place == Host::Place::kReady &&
-          (host.ready_key != *host.queue.begin() || !ready_.contains({host.ready_key, id}))) {
-        problem(absl::StrCat("host ", host.name, " sits in the ready set under a stale key"));
-      }
-      if (host.place == Host::Place::kWaiting &&
-          (host.wake != WakeOf(host) || !waiting_.contains({host.wake, id}))) {
-        problem(absl::StrCat("host ", host.name, " waits under a stale time"));
-      }
+    if (host.part != FrontierPartOf(host.name)) {
+      problem(absl::StrCat("host ", host.name, " sits in the wrong part"));
+    }
+    placed += host.place != Host::Place::kNone ? 1 : 0;
+    timed += host.timed_listed ? 1 : 0;
+    if ((host.place == Host::Place::kNone) != (host.summary.queued == 0)) {
+      problem(absl::StrCat("host ", host.name, " is placed without queued URLs, or not placed"));
+    }
+    if (host.place == Host::Place::kReady &&
+        (host.ready_key != host.summary.best || !ready_.contains({host.ready_key, id}))) {
+      problem(absl::StrCat("host ", host.name, " sits in the ready set under a stale key"));
+    }
+    if (host.place == Host::Place::kWaiting &&
+        (host.wake != WakeOf(host) || !waiting_.contains({host.wake, id}))) {
+      problem(absl::StrCat("host ", host.name, " waits under a stale time"));
+    }
+    if (host.timed_listed != (host.summary.timed > 0) ||
+        (host.timed_listed && (host.timed_key != host.summary.first_due ||
+                               !timed_hosts_.contains({host.timed_key, id})))) {
+      problem(absl::StrCat("host ", host.name, " is wrongly in or out of the timed hosts"));
     }
   }
-  if (queued != state_counts_[static_cast<int>(UrlState::kQueued)]) {
-    problem("host queues do not add up to the queued URLs");
-  }
-  size_t timed = state_counts_[static_cast<int>(UrlState::kWaiting)] +
-                 state_counts_[static_cast<int>(UrlState::kLeased)] +
-                 state_counts_[static_cast<int>(UrlState::kRecrawl)];
-  if (timers_.size() != timed) problem("the timer set holds URLs of other states");
-  size_t placed = 0;
-  for (const Host& host : hosts_) placed += host.place != Host::Place::kNone ? 1 : 0;
   if (ready_.size() + waiting_.size() != placed)
     problem("the ready and waiting sets hold unplaced hosts");
+  if (timed_hosts_.size() != timed) problem("the timed hosts hold hosts without timers");
   if (host_ids_.size() != hosts_.size()) problem("the host name index has stray names");
+  return absl::OkStatus();
 }
 
 size_t FrontierStore::MemoryBytes() const {
-  size_t bytes = records_.MemoryBytes() + hosts_.capacity() * sizeof(Host) + timers_.size() * 16 +
-                 undo_.capacity() * sizeof(UndoEntry);
-  for (const Host& host : hosts_) {
-    bytes += host.name.capacity() + host.queue.size() * sizeof(QueueKey);
+  size_t bytes =
+      hosts_.capacity() * sizeof(Host) + parts_.capacity() * sizeof(Part) +
+      (ready_.size() * sizeof(ReadyEntry) + waiting_.size() * 16 + timed_hosts_.size() * 16) * 3 /
+          2 +
+      undo_.capacity() * sizeof(UndoEntry);
+  for (const Host& host : hosts_) bytes += host.name.capacity();
+  for (size_t part = 0; part < parts_.size(); ++part) {
+    if (parts_[part].held) bytes += PartBytes(part);
+    bytes += parts_[part].hosts.capacity() * sizeof(uint32_t);
   }
-  bytes += host_members_.capacity() * sizeof(std::vector<uint64_t>);
-  for (const std::vector<uint64_t>& fps : host_members_) bytes += fps.capacity() * sizeof(uint64_t);
   return bytes;
 }
 

@@ -1,20 +1,30 @@
-// FrontierStore: the crawl state of one `frontier` table, in memory — paper 004's U, Q and Qc
-// plus per-host politeness — behind the vtab (frontier_table.h). SQLite-free.
+// FrontierStore: the crawl state of one `frontier` table — paper 004's U, Q and Qc plus per-host
+// politeness — behind the vtab (frontier_table.h), a cache of the file. SQLite-free.
 //
 // Records are keyed by the URL's fingerprint (url_fingerprint.h), which never changes, unlike the
 // ids of `urls`, which optimize renumbers. Each record (UrlRecord, 40 bytes) holds the crawl state
 // of one URL and the URL's id in `urls`, where its text is: the frontier keeps no URL text (a
-// lease reads it from `urls`; `urls` optimize renumbers the ids through RenumberUrlIds).
+// lease reads it from `urls`; `urls` optimize renumbers the ids through RenumberPart).
 //
 // States (the SQL name in brackets) and the one structure each state lives in:
 //   kQueued  (queued)  ready to lease: in its host's queue, ordered by QueueKey
-//   kWaiting (queued)  a failed fetch waiting for its retry time `due`: in the timer set
-//   kLeased  (leased)  handed out until `due` (the lease deadline): in the timer set (paper's Qc)
+//   kWaiting (queued)  a failed fetch waiting for its retry time `due`: in its host's timers
+//   kLeased  (leased)  handed out until `due` (the lease deadline): in its host's timers (Qc)
 //   kDone    (done)    fetched, no re-crawl: nowhere
-//   kRecrawl (done)    fetched, to be queued again at `due` (paper §2.7): in the timer set
+//   kRecrawl (done)    fetched, to be queued again at `due` (paper §2.7): in its host's timers
 //   kFailed  (failed)  max_attempts failures: nowhere
 // Expire(now) moves every timer entry with due <= now back to kQueued (paper §2.6 steps 1–7 and
 // §2.7 steps 8–11); Lease and Confirm run it first.
+//
+// Parts and paging (BUbiNG's workbench: every host in memory, its URLs on disk). A record
+// belongs to the part of its host (frontier_parts.h). Every host is held with its settings and a
+// summary of its records (HostSummary: how many, how many queued and the best queue key, how
+// many in a timer state and the earliest due), so that choosing the host to lease from and the
+// timer to expire next needs no part. A part — its records, and its hosts' queues and timers —
+// is read from the source (the table's shadow tables) when an operation reaches it, and evicted,
+// least recently used, once the parts held pass the cache bound; never a part holding changes
+// not yet committed. A part read must agree with its hosts' summaries (DataLossError otherwise).
+// Without a source (tests, benchmarks) every part is held from the start, empty.
 //
 // Lease order and politeness. Each host has its own queue ordered by (depth, priority, fp) — the
 // paper's key G ⊕ p(K) ⊕ h(K), with the fingerprint as h(K). A host with queued URLs is either
@@ -22,29 +32,26 @@
 // best queue key, or "waiting", kept in waiting_ ordered by its wake time. Leasing n URLs moves
 // the waiting hosts whose wake time has come into ready_, then n times takes the best ready
 // host's best URL and sets that host's next_allowed = now + its delay, which sends the host to
-// waiting_ (with delay 0 it stays ready). So each lease costs O(log hosts + log queue), whatever
-// the queue's shape, and the order is: the paper's global (depth, priority, hash) order
-// restricted to the hosts allowed at `now`, at most one URL per host per call when its delay is
-// positive. A host holding most of the queue gives one URL per delay; the rest of the batch
-// comes from other hosts in key order.
+// waiting_ (with delay 0 it stays ready). So each lease costs O(log hosts + log queue), plus
+// reading the host's part when it is not held, and the order is: the paper's global (depth,
+// priority, hash) order restricted to the hosts allowed at `now`, at most one URL per host per
+// call when its delay is positive.
 //
 // Every change is recorded in an undo log until the transaction ends (UndoTo reverts exactly,
 // including host settings and politeness times); the changes since a mark are what a
-// transaction writes to the log shadow table (ChangesSince, frontier_changes.h). Apply() replays
-// a change set read from disk and validates it (DataLossError for anything inconsistent).
+// transaction writes (ChangesSince, frontier_changes.h). ApplyCommitted takes in what another
+// connection committed: host post-images, and the parts it changed, which are forgotten.
 //
-// Memory, measured on bench/scale.sh's file of 1 M queued URLs of 10,000 hosts loaded by a new
-// process: MemoryBytes counts 85 bytes per URL — the record map (record_map.h: the fingerprint
-// and record, 48 bytes, in chunks, plus 4 bytes and a control byte per slot of a hash table
-// about half full) and 16 bytes of host queue per queued URL; the process grows by 95 bytes per
-// URL (allocator, B-tree nodes). The lists of the first host scan (HostFingerprints) add 8 bytes
-// per URL.
+// Memory: a held part costs about 58 bytes per record (slot_hash_map.h) and 16 bytes per queued
+// or timed record in its host's B-tree; a host about 200 bytes plus its name, held or not.
 //
 // Not thread-safe: one store belongs to one connection's vtab.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -56,17 +63,20 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "extension/frontier/record_map.h"
+#include "extension/containers/slot_hash_map.h"
+#include "extension/frontier/frontier_parts.h"
 
 namespace crawldb::frontier {
 
 enum class UrlState : uint8_t { kQueued, kWaiting, kLeased, kDone, kRecrawl, kFailed };
 inline constexpr int kUrlStateCount = 6;
+using StateCounts = std::array<uint64_t, kUrlStateCount>;
 
 // The state's SQL name: queued, leased, done or failed.
 std::string_view StateName(UrlState state);
-// True for the states kept in the timer set (they carry a `due` time).
+// True for the states kept in the timers (they carry a `due` time).
 inline bool HasTimer(UrlState state) {
   return state == UrlState::kWaiting || state == UrlState::kLeased || state == UrlState::kRecrawl;
 }
@@ -74,7 +84,7 @@ inline bool HasTimer(UrlState state) {
 // `status` of a URL never confirmed.
 inline constexpr int32_t kNoStatus = std::numeric_limits<int32_t>::min();
 
-// `url_id` of a record whose URL is not in `urls` (deleted there; read from a format-3 file).
+// `url_id` of a record whose URL is not in `urls` (deleted there).
 inline constexpr int64_t kNoUrlId = 0;
 
 struct UrlRecord {
@@ -117,30 +127,64 @@ struct QueueKey {
   bool operator==(const QueueKey&) const = default;
 };
 
+// What the store keeps of a host's records while its part is not held (stored with the host).
+struct HostSummary {
+  uint64_t size = 0;     // records, in any state (its budget counts them)
+  uint64_t queued = 0;   // kQueued records
+  QueueKey best;         // the best queued key; {} when none is queued
+  uint64_t timed = 0;    // records in a timer state
+  double first_due = 0;  // the earliest due among them; 0 when none
+  bool operator==(const HostSummary&) const = default;
+};
+
 struct Host {
   enum class Place : uint8_t { kNone, kReady, kWaiting };
   std::string name;
+  uint32_t part = 0;  // FrontierPartOf(name)
   HostSettings settings;
-  size_t size = 0;                  // records of the host, in any state (its budget counts them)
-  absl::btree_set<QueueKey> queue;  // the host's kQueued records
-  Place place = Place::kNone;       // where the host sits while its queue is not empty
-  QueueKey ready_key;               // its key in ready_ (place kReady)
-  double wake = 0;                  // its key in waiting_ (place kWaiting)
+  HostSummary summary;
+  // While the host's part is held: its kQueued records and its timer records (due, fp).
+  absl::btree_set<QueueKey> queue;
+  absl::btree_set<std::pair<double, uint64_t>> timers;
+  Place place = Place::kNone;  // where the host sits while it has queued URLs
+  QueueKey ready_key;          // its key in ready_ (place kReady)
+  double wake = 0;             // its key in waiting_ (place kWaiting)
+  bool timed_listed = false;   // in timed_hosts_ under timed_key
+  double timed_key = 0;
   // Bytes of `name` before its registrable domain; -1 until FrontierStore::DomainOf computes it.
   mutable int32_t domain_offset = -1;
 };
 
 struct ChangeSet;  // frontier_changes.h
 
+// Where a store reads the parts it does not hold: the table's shadow tables.
+class FrontierPartSource {
+ public:
+  virtual ~FrontierPartSource() = default;
+  // Calls apply(changes) for part `part` as stored: its snapshot (new records), then each change
+  // set committed to it since, in commit order.
+  virtual absl::Status ReadPart(size_t part,
+                                const std::function<absl::Status(const ChangeSet&)>& apply) = 0;
+  // The error to return for a part that disagrees with its hosts' summaries (`cause`, a
+  // DataLossError).
+  virtual absl::Status Refuse(absl::Status cause) = 0;
+};
+
 class FrontierStore {
  public:
-  explicit FrontierStore(FrontierPolicy policy = {}) : policy_(policy) {}
+  explicit FrontierStore(FrontierPolicy policy = {}, FrontierPartSource* source = nullptr);
 
   const FrontierPolicy& policy() const { return policy_; }
+  // Bytes of held parts kept beyond those with uncommitted changes.
+  void set_cache_bytes(size_t bytes);
 
   // Look-ups.
-  size_t size() const { return records_.size(); }
-  const UrlRecord* Find(uint64_t fp) const;
+  size_t size() const;
+  // The record of `fp` in part `part` (FrontierPartOf of the URL's host), or nullptr; valid
+  // until the next call that may read a part.
+  absl::StatusOr<const UrlRecord*> Find(size_t part, uint64_t fp);
+  // The part holding `fp`, or nullopt: the parts held are searched first, then every other.
+  absl::StatusOr<std::optional<size_t>> Locate(uint64_t fp);
   std::optional<uint32_t> FindHost(std::string_view name) const;
   const Host& host(uint32_t id) const { return hosts_[id]; }
   // The registrable domain of host `id` (urls::RegistrableDomain of its name), computed on the
@@ -149,90 +193,97 @@ class FrontierStore {
   size_t host_count() const { return hosts_.size(); }
   double DelayOf(const Host& host) const;
   int64_t BudgetOf(const Host& host) const;  // 0: unlimited
-  size_t state_count(UrlState state) const { return state_counts_[static_cast<int>(state)]; }
+  uint64_t state_count(UrlState state) const { return state_counts_[static_cast<int>(state)]; }
+  const StateCounts& state_counts() const { return state_counts_; }
   // Hosts with queued URLs that may not be leased at `now` (politeness or blocked_until).
   size_t HostsWaiting(double now) const;
-  // Every record's fingerprint (in record map order: part by part, each in slot order), the
-  // timer set (due, fp) in due order.
-  std::vector<uint64_t> AllFingerprints() const;
-  // The fingerprints of host `id`'s records, in increasing order; valid until the next change.
-  // The first call lists every host's records in one pass over them, at 8 bytes per record,
-  // which later adds append to; a call drops from its host's list what left the host.
-  const std::vector<uint64_t>& HostFingerprints(uint32_t id) const;
-  // Calls visit(fp, record) for every record (record map order).
+  // Calls visit(fp, record) for every record of part `part` (slot order), reading it first.
+  absl::Status ForEachInPart(size_t part,
+                             const std::function<void(uint64_t, const UrlRecord&)>& visit);
+  // The fingerprints of host `id`'s records, in increasing order.
+  absl::StatusOr<std::vector<uint64_t>> HostFingerprints(uint32_t id);
+  // Calls visit(host id) for every host with records in a timer state, earliest due first.
   template <typename Visit>
-  void ForEachRecord(Visit visit) const {
-    records_.ForEach(visit);
+  void ForEachTimedHost(Visit visit) const {
+    for (const auto& [due, id] : timed_hosts_) visit(id);
   }
-  const absl::btree_set<std::pair<double, uint64_t>>& timers() const { return timers_; }
+  bool held(size_t part) const { return parts_[part].held; }
+  size_t held_parts() const;
 
   // Writes. Each is recorded in the undo log.
   enum class AddResult { kAdded, kKnown, kDepthLimit, kHostBudget };
   // Adds a new URL: `fp` its fingerprint, `url_id` its id in `urls`, `host` its host,
   // `depth` >= 1.
-  AddResult Add(uint64_t fp, int64_t url_id, std::string_view host, uint32_t depth,
-                int32_t priority);
+  absl::StatusOr<AddResult> Add(uint64_t fp, int64_t url_id, std::string_view host, uint32_t depth,
+                                int32_t priority);
 
   struct Leased {
     uint64_t fp;
+    int64_t url_id;
+    uint32_t part;
     uint16_t depth;
     double lease_until;  // unix s
   };
   // Expire(now), then hands out up to n queued URLs in the order described above.
-  std::vector<Leased> Lease(size_t n, double lease_s, double now);
+  absl::StatusOr<std::vector<Leased>> Lease(size_t n, double lease_s, double now);
 
   enum class ConfirmResult { kNotLeased, kDone, kRetry, kFailed };
-  // Expire(now), then confirms a leased URL. A failure status (IsFailureStatus) retries after
-  // retry_base_s * 2^(attempts - 1) until max_attempts failures, then the URL is kFailed.
-  // Otherwise the URL is done, and queued again at now + recrawl_s when recrawl_s > 0.
-  ConfirmResult Confirm(uint64_t fp, int32_t status, double recrawl_s, double now);
+  // Expire(now), then confirms the leased URL `fp` of part `part`. A failure status
+  // (IsFailureStatus) retries after retry_base_s * 2^(attempts - 1) until max_attempts failures,
+  // then the URL is kFailed. Otherwise the URL is done, and queued again at now + recrawl_s when
+  // recrawl_s > 0.
+  absl::StatusOr<ConfirmResult> Confirm(size_t part, uint64_t fp, int32_t status, double recrawl_s,
+                                        double now);
   static bool IsFailureStatus(int32_t status) {
     return status < 0 || status == 429 || (status >= 500 && status <= 599);
   }
 
   // Returns every expired timer entry to the queue.
-  void Expire(double now);
+  absl::Status Expire(double now);
 
   // Sets a host's politeness delay (< 0: the table default), and, when given, its budget
   // (< 0: the table default) and blocked_until. Creates the host when it is new.
   void SetHost(std::string_view name, double delay_s, std::optional<int64_t> budget,
                std::optional<double> blocked_until);
 
-  bool Delete(uint64_t fp);
-  bool SetPriority(uint64_t fp, int32_t priority);
+  // Drop a URL, or re-key it; false when it is not in part `part`.
+  absl::StatusOr<bool> Delete(size_t part, uint64_t fp);
+  absl::StatusOr<bool> SetPriority(size_t part, uint64_t fp, int32_t priority);
 
   // Undo log. UndoTo(mark) reverts every change made after the mark.
   size_t UndoMark() const { return undo_.size(); }
   void UndoTo(size_t mark);
+  // Forgets the undo log (the changes are committed): no part is pinned any more.
   void ClearUndo();
 
-  // The changes made after `mark` as post-images (the views point into this store and stay
-  // valid until its next change).
+  // The changes made after `mark`: the post-images of the hosts whose settings or records
+  // changed (by id), the URL changes by part (each change's record.host is set, a delete's
+  // too: it is the record's host before), the parts they are in, and the state counts. The
+  // views point into this store and stay valid until its next change.
   ChangeSet ChangesSince(size_t mark) const;
-  // Replaces `*changes` with the records of part `part` (record_map.h) as new records, without
-  // hosts (its vectors keep their capacity).
-  void PartSnapshot(size_t part, ChangeSet* changes) const;
-  // Every host, in id order.
-  ChangeSet HostsSnapshot() const;
-  // Applies committed changes read from disk (no undo). DataLossError when they do not fit the
-  // state (unknown record or host, …).
-  absl::Status Apply(const ChangeSet& changes);
-  // Loading the whole state from disk, faster than applying it record by record: StartLoad on a
-  // store fresh from its constructor; then Apply, and LoadPart for the records of snapshot part
-  // `part` (PartSnapshot's form), take records without ordering them; FinishLoad builds the host
-  // queues, the timer set and the hosts' places at once, appending sorted runs to each B-tree
-  // where records applied one by one insert at random. In between the store serves no other
-  // call. LoadPart returns DataLossError as Apply does, and for a record of another part or one
-  // that is not new.
-  void StartLoad() { loading_ = true; }
-  absl::Status LoadPart(size_t part, const ChangeSet& records);
-  void FinishLoad();
-  // Gives every record the id old_to_new[url_id] (kNoUrlId when out of range or 0): `urls`
-  // optimize renumbered its ids. No undo: the table rewrites its whole snapshot after it.
-  void RenumberUrlIds(absl::Span<const int64_t> old_to_new);
+  // Replaces `*changes` with the records of part `part` as new records, without hosts (its
+  // vectors keep their capacity).
+  absl::Status PartSnapshot(size_t part, ChangeSet* changes);
+  // Whether part `part` has hosts (a part without any holds no record).
+  bool has_hosts(size_t part) const { return !parts_[part].hosts.empty(); }
 
-  // Every invariant; one line per problem.
-  void Check(std::vector<std::string>* problems) const;
+  // Loading and catching up with the stored state. Reset forgets every host and part; then
+  // ApplyCommitted takes the hosts (post-images with their summaries) and the counts of the
+  // stored state, or of a commit of another connection, whose changed parts it forgets first.
+  // DataLossError when they do not fit (a host renamed or out of sequence, a held part's host
+  // summary that disagrees with the post-image).
+  void Reset();
+  absl::Status ApplyCommitted(const ChangeSet& committed);
+  // DataLossError unless the hosts' summaries add up to the state counts (after opening).
+  absl::Status CheckCounts() const;
+  void ForgetPart(size_t part);
+
+  // Gives every record of part `part` the id old_to_new[url_id] (kNoUrlId when out of range or
+  // 0): `urls` optimize renumbered its ids. No undo: the table rewrites the part after it.
+  absl::Status RenumberPart(size_t part, absl::Span<const int64_t> old_to_new);
+
+  // Every invariant, reading each part in turn; one line per problem.
+  absl::Status Check(std::vector<std::string>* problems);
   size_t MemoryBytes() const;
 
  private:
@@ -240,6 +291,7 @@ class FrontierStore {
     enum class Kind : uint8_t { kUrl, kHostSettings, kHostCreated };
     Kind kind;
     bool existed = false;   // kUrl: the record existed before the change
+    uint32_t part = 0;      // kUrl
     uint32_t host = 0;      // kHostSettings, kHostCreated
     uint64_t fp = 0;        // kUrl
     UrlRecord record;       // kUrl: the record before the change, when it existed
@@ -252,6 +304,14 @@ class FrontierStore {
       return std::tie(a.key, a.host) < std::tie(b.key, b.host);
     }
   };
+  struct Part {
+    bool held = false;
+    bool dirty = false;           // holds changes not yet committed: never evicted
+    uint64_t used = 0;            // tick of the last use
+    size_t bytes = 0;             // memory when last counted
+    std::vector<uint32_t> hosts;  // the hosts of the part, held or not
+    SlotHashMap<UrlRecord> records;
+  };
 
   static QueueKey KeyOf(uint64_t fp, const UrlRecord& record) {
     return {record.depth, record.priority, fp};
@@ -259,34 +319,48 @@ class FrontierStore {
   double WakeOf(const Host& host) const {
     return std::max(host.settings.next_allowed, host.settings.blocked_until);
   }
+  // A part that disagrees with its hosts' summaries: DataLossError, as the source reports it.
+  absl::Status Damaged(std::string what) const;
+  // Makes part `part` held (reading it from the source) and most recently used.
+  absl::Status Hold(size_t part);
+  absl::Status ReadPart(size_t part);
+  absl::Status ApplyToPart(size_t part, const ChangeSet& changes);
+  void Drop(size_t part);
+  void Evict(size_t keep);
+  size_t PartBytes(size_t part) const;
   uint32_t CreateHost(std::string_view name);
   void PushHostCreated(uint32_t id);
-  // Changes with undo.
-  void Mutate(uint64_t fp, const UrlRecord* next);
+  // Changes with undo; the part must be held.
+  void Mutate(size_t part, uint64_t fp, const UrlRecord* next);
   void MutateHost(uint32_t id, const HostSettings& settings);
   // Changes without undo; keep every derived structure in step.
-  void SetRecord(uint64_t fp, const UrlRecord* next);
+  void SetRecord(size_t part, uint64_t fp, const UrlRecord* next);
   void Index(uint64_t fp, const UrlRecord& record);
   void Unindex(uint64_t fp, const UrlRecord& record);
+  // Host `id`'s summary from its held queue and timers, then its places.
+  void Summarize(uint32_t id);
   void Place(uint32_t id);
+  void ListTimed(uint32_t id);
   void Promote(double now);
+  // What the records of held part `part` say of each of its hosts.
+  std::vector<HostSummary> Derive(size_t part) const;
 
   FrontierPolicy policy_;
-  RecordMap<UrlRecord> records_;
+  FrontierPartSource* source_;
+  size_t cache_bytes_ = std::numeric_limits<size_t>::max();
+  std::vector<Part> parts_;
+  size_t held_bytes_ = 0;
+  uint64_t tick_ = 0;
   std::vector<Host> hosts_;
   absl::flat_hash_map<std::string, uint32_t> host_ids_;
-  absl::btree_set<std::pair<double, uint64_t>> timers_;  // (due, fp): paper's Qc
+  absl::btree_set<std::pair<double, uint32_t>> timed_hosts_;  // (first due, host)
   absl::btree_set<ReadyEntry> ready_;
   absl::btree_set<std::pair<double, uint32_t>> waiting_;  // (wake, host)
   // Hosts whose wake time is <= this are placed in ready_ (the `now` of the last lease).
   double promoted_until_ = -std::numeric_limits<double>::infinity();
-  size_t state_counts_[kUrlStateCount] = {};
+  StateCounts state_counts_ = {};
   std::vector<UndoEntry> undo_;
-  // HostFingerprints' lists, by host id, once built: each holds its host's fingerprints, and
-  // may hold some twice or of records deleted since (a host id may outlive an undone host).
-  mutable std::vector<std::vector<uint64_t>> host_members_;
-  mutable bool host_members_built_ = false;
-  bool loading_ = false;  // between StartLoad and FinishLoad: records are not indexed
+  std::vector<uint32_t> dirty_parts_;
 };
 
 }  // namespace crawldb::frontier

@@ -25,19 +25,20 @@ namespace crawldb::frontier {
 namespace {
 
 // Layout of the shadow tables as a whole; frontier_changes.h versions each blob. Version 1 kept
-// the whole state in one snapshot rewritten at once; version 2 split the snapshot into parts by
-// the fingerprint's top 10 bits (now SkewedPartOf, record_map.h): both are refused. Version 3
-// kept each URL's text in its records (change sets of version 1): it is read, and its first
-// commit by this build makes it version 4 (UpgradeFormat), whose change sets name URLs by id and
-// are compressed.
-constexpr int kFormatVersion = 4;
-constexpr int kOldestReadableFormat = 3;
+// the whole state in one snapshot rewritten at once; versions 2 to 4 split it into parts by the
+// URL's fingerprint, loaded all at once; version 5 splits it into parts by host, read on demand,
+// with each host's summary in <t>_hosts. Versions 1 to 4 are refused.
+constexpr int kFormatVersion = 5;
+constexpr int kOldestReadableFormat = 5;
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"hosts",
      "(id INTEGER PRIMARY KEY, name TEXT NOT NULL, delay REAL NOT NULL, budget INTEGER NOT NULL, "
-     "blocked_until REAL NOT NULL, next_allowed REAL NOT NULL)"},
+     "blocked_until REAL NOT NULL, next_allowed REAL NOT NULL, size INTEGER NOT NULL, "
+     "queued INTEGER NOT NULL, best_depth INTEGER NOT NULL, best_priority INTEGER NOT NULL, "
+     "best_fp INTEGER NOT NULL, timed INTEGER NOT NULL, first_due REAL NOT NULL)"},
     {"snapshot", "(part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)"},
+    {"pending", "(row INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"log", "(seq INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"links", "(src INTEGER NOT NULL, dst INTEGER NOT NULL)"},
 };
@@ -80,6 +81,12 @@ const OptionSpec kOptions[] = {
      .default_value = "60",
      .min = 0,
      .max = 86400},
+    // MiB of parts a connection holds (frontier_table.h); 0 keeps no part beyond the one in use.
+    {.name = "cache_mb",
+     .kind = OptionKind::kInteger,
+     .default_value = "256",
+     .min = 0,
+     .max = 1 << 20},
 };
 
 }  // namespace
@@ -87,38 +94,60 @@ const OptionSpec kOptions[] = {
 // ---------------------------------------------------------------------------------------------
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                             std::string urls_name, FrontierPolicy policy, double lease_s)
+                             std::string urls_name, FrontierPolicy policy, double lease_s,
+                             std::optional<size_t> cache_mb)
     : ShadowBackedTable(db, connection, Shadow(), kFrontierModule, args),
       urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
-      store_(policy) {}
+      store_(policy, this),
+      own_cache_mb_(cache_mb.has_value()) {
+  const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
+                                                            : Connection::kDefaultCacheMb);
+  store_.set_cache_bytes(mb << 20);
+}
+
+void FrontierTable::ConnectionCacheChanged(size_t cache_mb) {
+  if (!own_cache_mb_) store_.set_cache_bytes(cache_mb << 20);
+}
 
 FrontierTable::~FrontierTable() = default;
 
 std::vector<std::string> FrontierTable::StatementSql() const {
   std::string hosts = ShadowName("hosts");
   std::string snapshot = ShadowName("snapshot");
+  std::string pending = ShadowName("pending");
   std::string log = ShadowName("log");
-  std::string config = ShadowName("config");
   std::string links = ShadowName("links");
   std::vector<std::string> sql(kSlotCount);
   sql[kReadHosts] = absl::StrCat(
-      "SELECT id, name, delay, budget, blocked_until, next_allowed FROM ", hosts, " ORDER BY id");
+      "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
+      "best_priority, best_fp, timed, first_due FROM ",
+      hosts, " ORDER BY id");
+  sql[kReadHost] = absl::StrCat(
+      "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
+      "best_priority, best_fp, timed, first_due FROM ",
+      hosts, " WHERE id = ?1");
   sql[kWriteHost] = absl::StrCat(
       "INSERT OR REPLACE INTO ", hosts,
-      "(id, name, delay, budget, blocked_until, next_allowed) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-  sql[kReadSnapshot] = absl::StrCat("SELECT part, seq, data FROM ", snapshot, " ORDER BY part");
+      "(id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
+      "best_priority, best_fp, timed, first_due) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+  sql[kReadPartSnapshot] = absl::StrCat("SELECT seq, data FROM ", snapshot, " WHERE part = ?1");
   sql[kWriteSnapshotPart] =
       absl::StrCat("INSERT OR REPLACE INTO ", snapshot, "(part, seq, data) VALUES (?1, ?2, ?3)");
-  sql[kReadPartSeq] = absl::StrCat("SELECT seq FROM ", snapshot, " WHERE part = ?1");
-  sql[kReadNextPart] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'next_part'");
-  sql[kWriteNextPart] =
-      absl::StrCat("INSERT OR REPLACE INTO ", config, "(key, value) VALUES ('next_part', ?1)");
+  sql[kReadPartPending] =
+      absl::StrCat("SELECT row, data FROM ", pending, " WHERE row BETWEEN ?1 AND ?2 ORDER BY row");
+  sql[kAppendPending] = absl::StrCat("INSERT INTO ", pending, "(row, data) VALUES (?1, ?2)");
+  sql[kDeletePending] = absl::StrCat("DELETE FROM ", pending, " WHERE row BETWEEN ?1 AND ?2");
+  sql[kReadNewestLog] = absl::StrCat("SELECT seq, data FROM ", log, " ORDER BY seq DESC LIMIT 1");
   sql[kReadLogSince] = absl::StrCat("SELECT seq, data FROM ", log, " WHERE seq > ?1 ORDER BY seq");
   sql[kAppendLog] = absl::StrCat("INSERT INTO ", log, "(seq, data) VALUES (?1, ?2)");
   sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq <= ?1");
   sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
   sql[kSnapshotBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", snapshot);
+  sql[kPendingBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", pending);
+  sql[kStoredParts] = absl::StrCat("SELECT part FROM ", snapshot, " UNION SELECT row >> ",
+                                   kPendingSeqBits, " FROM ", pending);
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
   sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema()), ".",
                                  QuoteIdentifier(urls_name_), "(url) VALUES (?1)");
@@ -154,9 +183,12 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
   policy.max_depth = options.Integer("max_depth");
   policy.max_attempts = options.Integer("max_attempts");
   policy.retry_base_s = options.Real("retry_base");
-  auto table = std::unique_ptr<FrontierTable>(
-      new FrontierTable(db, static_cast<Connection*>(aux), args, options.Text("urls table"), policy,
-                        static_cast<double>(options.Integer("lease"))));
+  auto table = std::unique_ptr<FrontierTable>(new FrontierTable(
+      db, static_cast<Connection*>(aux), args, options.Text("urls table"), policy,
+      static_cast<double>(options.Integer("lease")),
+      options.Given("cache_mb")
+          ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
+          : std::nullopt));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
@@ -233,39 +265,61 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   CRAWLDB_ASSIGN_OR_RETURN(int64_t log_bytes, SumOf(kLogBytes));
   CRAWLDB_ASSIGN_OR_RETURN(int64_t snapshot_bytes, SumOf(kSnapshotBytes));
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t pending_bytes, SumOf(kPendingBytes));
   auto count = [&](UrlState state) { return store_.state_count(state); };
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"queued\":%d,\"retry_waiting\":%d,"
       "\"leased\":%d,\"done\":%d,\"recrawl_scheduled\":%d,\"failed\":%d,\"hosts\":%d,"
-      "\"hosts_waiting\":%d,\"log_bytes\":%d,\"snapshot_bytes\":%d,\"memory_bytes\":%d}",
+      "\"hosts_waiting\":%d,\"log_bytes\":%d,\"snapshot_bytes\":%d,\"pending_bytes\":%d,"
+      "\"parts_held\":%d,\"memory_bytes\":%d}",
       JsonString(name()), kFrontierModule, store_.size(),
       count(UrlState::kQueued) + count(UrlState::kWaiting), count(UrlState::kWaiting),
       count(UrlState::kLeased), count(UrlState::kDone) + count(UrlState::kRecrawl),
       count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(),
-      store_.HostsWaiting(ClockNow()), log_bytes, snapshot_bytes, store_.MemoryBytes());
+      store_.HostsWaiting(ClockNow()), log_bytes, snapshot_bytes, pending_bytes,
+      store_.held_parts(), store_.MemoryBytes());
 }
 
 absl::Status FrontierTable::CheckStore(std::vector<std::string>* found) {
-  store_.Check(found);
-  // Each record's id names its URL in `urls` (or none: a URL deleted there).
+  CRAWLDB_RETURN_IF_ERROR(store_.Check(found));
+  // Rows of a part that holds no host cannot be reached.
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kStoredParts));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      const int64_t part = select.ColumnInt64(0);
+      if (part < 0 || part >= static_cast<int64_t>(kFrontierParts) ||
+          !store_.has_hosts(static_cast<size_t>(part))) {
+        found->push_back(absl::StrCat("rows are stored for part ", part, ", which has no host"));
+      }
+    }
+  }
+  // Each record's id names its URL in `urls` (or none: a URL deleted there), of its host.
   std::vector<uint64_t> fps;
   std::vector<int64_t> ids;
-  store_.ForEachRecord([&](uint64_t fp, const UrlRecord& record) {
-    fps.push_back(fp);
-    ids.push_back(record.url_id);
-  });
+  std::vector<uint32_t> hosts;
   std::vector<std::optional<std::string>> urls;
-  CRAWLDB_RETURN_IF_ERROR(UrlsOfIds(ids, &urls));
-  for (size_t i = 0; i < fps.size(); ++i) {
-    if (!urls[i].has_value()) continue;
-    const int64_t sql_fp = identity::FingerprintToSql(fps[i]);
-    const uint32_t host = store_.Find(fps[i])->host;
-    if (identity::UrlFingerprint(*urls[i]) != fps[i]) {
-      found->push_back(
-          absl::StrCat("URL ", sql_fp, " names id ", ids[i], " which holds another URL"));
-    } else if (host < store_.host_count() &&
-               identity::UrlHost(*urls[i]) != store_.host(host).name) {
-      found->push_back(absl::StrCat("URL ", sql_fp, " is not of its host"));
+  for (size_t part = 0; part < kFrontierParts; ++part) {
+    if (!store_.has_hosts(part)) continue;
+    fps.clear();
+    ids.clear();
+    hosts.clear();
+    CRAWLDB_RETURN_IF_ERROR(store_.ForEachInPart(part, [&](uint64_t fp, const UrlRecord& record) {
+      fps.push_back(fp);
+      ids.push_back(record.url_id);
+      hosts.push_back(record.host);
+    }));
+    CRAWLDB_RETURN_IF_ERROR(UrlsOfIds(ids, &urls));
+    for (size_t i = 0; i < fps.size(); ++i) {
+      if (!urls[i].has_value()) continue;
+      const int64_t sql_fp = identity::FingerprintToSql(fps[i]);
+      if (identity::UrlFingerprint(*urls[i]) != fps[i]) {
+        found->push_back(
+            absl::StrCat("URL ", sql_fp, " names id ", ids[i], " which holds another URL"));
+      } else if (identity::UrlHost(*urls[i]) != store_.host(hosts[i]).name) {
+        found->push_back(absl::StrCat("URL ", sql_fp, " is not of its host"));
+      }
     }
   }
   return absl::OkStatus();
@@ -275,11 +329,11 @@ absl::Status FrontierTable::RenumberIds(absl::string_view urls_table,
                                         absl::Span<const int64_t> old_to_new) {
   if (!absl::EqualsIgnoreCase(urls_table, urls_name_)) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
-  store_.RenumberUrlIds(old_to_new);
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
-  CRAWLDB_RETURN_IF_ERROR(Checkpoint());
-  // This table may take no part in the statement's transaction (the urls optimize is what
-  // runs): reload at the next statement rather than trust a rollback to tell.
+  CRAWLDB_RETURN_IF_ERROR(Checkpoint(old_to_new));
+  // Other connections read everything again; so does this one at its next statement, as it
+  // may take no part in the statement's transaction (the urls optimize is what runs).
+  CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   sync().RequireReload();
   return absl::OkStatus();
 }

@@ -1,7 +1,8 @@
 // The `frontier` virtual table (module crawldb_frontier): paper 004's crawl state as SQL.
 //
 //   CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls [, lease=300] [, max_depth=0]
-//       [, host_delay=1.0] [, host_budget=0] [, max_attempts=3] [, retry_base=60]);
+//       [, host_delay=1.0] [, host_budget=0] [, max_attempts=3] [, retry_base=60]
+//       [, cache_mb=N]);
 //   urls          the crawldb_urls table the URLs are inserted into and whose ids `id` shows
 //   lease         seconds a lease lasts when crawl_lease is not given one (1 .. 31536000)
 //   max_depth     largest depth admitted (paper §2.3's G_f); 0 = unlimited (the default)
@@ -10,6 +11,9 @@
 //   max_attempts  failed fetches (status 5xx, 429 or negative) before a URL is `failed` (1 .. 255)
 //   retry_base    back-off: the k-th failure retries after retry_base * 2^(k-1) seconds
 //                 (0 .. 86400)
+//   cache_mb      the bound, in MiB, on the parts one connection holds beyond those with
+//                 changes not yet committed (0 .. 1048576); when not given, the connection's
+//                 bound (crawldb_cache_mb(), 256 by default)
 //
 // Columns: id (the URL's id in `urls`, kept in the record and renumbered by `urls` optimize;
 // NULL once `urls` no longer holds the URL), url (read from `urls` by id: the frontier keeps no
@@ -42,50 +46,51 @@
 // A URL deleted from `urls` leaves the crawl: its row shows id and url NULL until the next lease
 // that reaches it drops it (and leases another in its place).
 //
-// Shadow tables (formats owned by the headers named; format version 4; version 3, which kept
-// each URL's text in the change sets, is read and becomes 4 at its first commit; versions 1 and 2
-// are refused):
+// Shadow tables (formats owned by the headers named; format version 5; versions 1 to 4, which
+// kept the records in parts by fingerprint and loaded them all at once, are refused):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
-//                 (bumped when every part is rewritten at once: other connections then reload),
-//                 'next_part' (the snapshot part to rewrite next)
-//   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed)
-//                 every host and its settings (HostSettings in frontier_store.h), as of the last
-//                 commit: each commit rewrites the rows of the hosts it touched
+//                 (bumped when `urls` optimize renumbers every record's id: other connections
+//                 then read everything again)
+//   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed,
+//                 size, queued, best_depth, best_priority, best_fp, timed, first_due)
+//                 every host, its settings (HostSettings) and the summary of its records
+//                 (HostSummary, frontier_store.h), as of the last commit: each commit rewrites
+//                 the rows of the hosts it touched
 //   <t>_snapshot  (part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)
-//                 the URL records of part `part` (RecordPartOf of their fingerprint,
-//                 record_map.h), as a change set of new records (frontier_changes.h), holding
-//                 every change of the log rows up to `seq`
-//   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per transaction;
-//                 the rows after the oldest part's seq are kept, in sequence
+//                 the records of part `part` (frontier_parts.h: the part of their host) as of
+//                 commit `seq`, as a change set of new records (frontier_changes.h)
+//   <t>_pending   (row INTEGER PRIMARY KEY, data BLOB NOT NULL)   row = part × 2^40 + seq: the
+//                 URL changes commit `seq` made to part `part` after its snapshot, so that a
+//                 part's rows are one range of the table
+//   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per commit: the
+//                 ids of the hosts whose rows it rewrote, the parts it changed and the state
+//                 counts after it; the newest 64 rows are kept
 //   <t>_links     (src INTEGER NOT NULL, dst INTEGER NOT NULL)    fingerprints of parent → URL
 //                 for every crawl_add with a parent made while there was no `outlinks` table
 //                 on the same urls table (with one, crawl_add inserts the link there instead);
 //                 join them to urls through urls.fp
 //
 // Transactions and processes work as in `urls` (urls_table.h): xUpdate changes the in-memory
-// FrontierStore with undo; xSync appends one <t>_log row with the post-images of what changed
+// FrontierStore with undo; xSync appends the <t>_log row, one <t>_pending row per part changed,
 // and rewrites the touched hosts' rows; rollback and rollback-to-savepoint undo in memory; xBegin
 // takes the write lock and catches up. Other connections catch up at the start of each statement
-// through the data version, reading only the log rows they have not applied (a connection whose
-// next row was trimmed reloads).
+// through the data version, reading only the log rows they have not read: they read the rows of
+// the hosts named and forget the parts named (a connection whose next row was trimmed reads
+// every host again).
 //
-// The snapshot is kept incrementally, so that no commit pays for the whole state: each xSync,
-// after its log row, rewrites parts in turn from 'next_part' until it has rewritten as many
-// snapshot bytes as it appended to the log (each part counted at least 256 bytes), then deletes
-// the log rows that the part written longest ago already holds (never its own row, so that a
-// connection that had not read the deleted rows sees the gap). The log therefore stays about one
-// snapshot long, and each log byte is rewritten into the snapshot once. Loading reads the hosts,
-// then every part, then replays the log rows after the oldest part, each URL change only into
-// the parts older than its row, taking the records unordered and ordering the queues and timers
-// once at the end (FrontierStore::StartLoad). 'optimize' (and an xSync that happens to go round
-// every part) rewrites every part, empties the log and bumps the generation.
+// Paging. Opening a table reads its hosts and the newest log row, nothing of any part; a part is
+// read (its snapshot and its pending rows) when a statement reaches one of its hosts' records,
+// and kept within `cache_mb` (frontier_store.h). A commit merges a part's pending rows into a
+// new snapshot once they weigh 4 kB and as much as the snapshot, or are 16 rows, so a part's
+// rows stay about twice its size and few. 'optimize' rewrites every part's snapshot and keeps only the newest log row.
 //
 // Sources: frontier_table.cc (creation, the urls look-ups, statistics and checks),
 // frontier_cursor.h/.cc (plans and the cursor), frontier_commands.cc (row writes and the command
-// rows of the crawl_* functions), frontier_snapshot.cc (loading, catching up, commits and the
-// incremental snapshot), frontier_slots.h (columns and shadow-table statements by slot).
+// rows of the crawl_* functions), frontier_snapshot.cc (opening, reading parts, catching up and
+// commits), frontier_slots.h (columns and shadow-table statements by slot).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -110,8 +115,10 @@ namespace crawldb::frontier {
 inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
+// A <t>_pending row's rowid: the part, then the commit (seq < 2^40) in its low bits.
+inline constexpr int kPendingSeqBits = 40;
 
-class FrontierTable : public ShadowBackedTable {
+class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
  public:
   class Cursor;
 
@@ -133,8 +140,9 @@ class FrontierTable : public ShadowBackedTable {
   // is rewritten (other connections reload).
   absl::Status RenumberIds(absl::string_view urls_table,
                            absl::Span<const int64_t> old_to_new) override;
+  void ConnectionCacheChanged(size_t cache_mb) override;
 
-  const FrontierStore& store() const { return store_; }
+  FrontierStore& store() { return store_; }
   const std::string& urls_name() const { return urls_name_; }
   // The `urls` table named by the first argument, connected and caught up.
   absl::StatusOr<urls::UrlsTable*> UrlsOf();
@@ -154,7 +162,8 @@ class FrontierTable : public ShadowBackedTable {
     uint32_t depth = 1;
     std::optional<std::string> refusal;
   };
-  AddPlan PlanAdd(const identity::NormalizedUrl& url, const identity::NormalizedUrl* parent) const;
+  absl::StatusOr<AddPlan> PlanAdd(const identity::NormalizedUrl& url,
+                                  const identity::NormalizedUrl* parent);
 
   // What crawl_add hands its 'add' command row, by pointer (sqlite3_bind_pointer, type
   // kAddRequestType, in the hidden column `request`): the URL and its parent normalised once and
@@ -189,7 +198,7 @@ class FrontierTable : public ShadowBackedTable {
 
  private:
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
-                FrontierPolicy policy, double lease_s);
+                FrontierPolicy policy, double lease_s, std::optional<size_t> cache_mb);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
@@ -213,20 +222,24 @@ class FrontierTable : public ShadowBackedTable {
   absl::Status InsertRow(sqlite3_value** columns, sqlite3_int64* rowid);
   absl::Status AppendLink(uint64_t parent_fp, uint64_t fp);
 
-  // A change set read from disk; one of format 3 has its URL texts looked up in `urls`.
+  // A change set read from disk.
   absl::StatusOr<ChangeSet> Decode(absl::Span<const uint8_t> blob);
-  // The incremental snapshot (see the top of this file).
   absl::Status LoadHosts();
+  // The host of the current row of a kReadHosts or kReadHost statement; its name is copied to
+  // *name_out, which the result's name should point to once the names stop moving.
+  absl::StatusOr<HostChange> HostOfRow(const ScopedStatement& select, std::string* name_out);
   absl::Status WriteHosts(const ChangeSet& changes);
-  // Writes part `part` of the records as of log row `seq`; returns its bytes.
-  absl::StatusOr<int64_t> WritePart(size_t part, int64_t seq);
-  // Writes parts in turn, from the one written longest ago, while snapshot_debt_ > 0, then trims
-  // the log rows every part holds.
-  absl::Status WriteSomeParts(int64_t seq);
-  // optimize: every part, then FinishFullCheckpoint.
-  absl::Status Checkpoint();
-  // After every part was written: empties the log and bumps the generation.
-  absl::Status FinishFullCheckpoint();
+  // FrontierPartSource: a part's snapshot and pending rows.
+  absl::Status ReadPart(size_t part,
+                        const std::function<absl::Status(const ChangeSet&)>& apply) override;
+  absl::Status Refuse(absl::Status cause) override { return Corrupt(cause); }
+  // Appends part_changes_ as part `part`'s pending row of commit `seq`, then merges the part
+  // when its pending rows outweigh its snapshot.
+  absl::Status WritePending(size_t part, int64_t seq);
+  // Writes part `part`'s snapshot as of commit `seq` and deletes its pending rows.
+  absl::Status MergePart(size_t part, int64_t seq);
+  // optimize: every part's snapshot, each record renumbered first when old_to_new is given.
+  absl::Status Checkpoint(absl::Span<const int64_t> old_to_new = {});
   absl::StatusOr<int64_t> SumOf(int slot);
 
   // LoggedTable
@@ -237,6 +250,14 @@ class FrontierTable : public ShadowBackedTable {
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
 
+  // What this connection knows of a part's rows: read with the part, kept by its commits.
+  struct PartFile {
+    int64_t snapshot_seq = 0;
+    int64_t snapshot_bytes = 0;
+    int64_t pending_bytes = 0;
+    int64_t pending_rows = 0;
+  };
+
   std::string urls_name_;
   double lease_s_;
   FrontierStore store_;
@@ -245,11 +266,10 @@ class FrontierTable : public ShadowBackedTable {
   std::vector<LeaseRow> last_lease_;
   int last_confirm_ = 0;
 
-  // Log bytes this connection appended that no snapshot part written since pays for: each log
-  // byte buys one byte of rewritten snapshot, so the log stays about one snapshot long.
-  int64_t snapshot_debt_ = 0;
-  // Reused by every log row and snapshot part this connection writes: a part of a large frontier
-  // is hundreds of kB, and fresh buffers of that size cost page faults on every commit.
+  bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
+  std::vector<PartFile> part_files_ = std::vector<PartFile>(kFrontierParts);
+  // Reused by every row this connection writes: a part of a large frontier is hundreds of kB,
+  // and fresh buffers of that size cost page faults on every commit.
   ChangeSet part_changes_;
   std::string body_;
   std::string blob_;

@@ -133,7 +133,9 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
   }
   if (gap) return LoadAll();
   store_.ClearUndo();  // replayed changes are committed ones
-  // The runs the committing connections rewrote, and the parts' model they trained.
+  // The runs the committing connections rewrote, and the parts' model they trained: each such
+  // commit also wrote a log row, so none when there was none (a commit to other tables).
+  if (sync().last_seq() == seq) return absl::OkStatus();
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement parts, Use(kReadRunsSince));
   CRAWLDB_RETURN_IF_ERROR(parts.BindInt64(1, seq));
   bool model = false;

@@ -1,5 +1,6 @@
 // FrontierStore without SQL: queue order, politeness, leases, re-crawl, back-off, budgets, the
-// undo log, change sets (replay, snapshot, corruption).
+// undo log, change sets, and paging: parts read from a source as the table's shadow tables hold
+// them, summaries, catching up with another writer's commits, corruption.
 #include "extension/frontier/frontier_store.h"
 
 #include <algorithm>
@@ -10,11 +11,11 @@
 #include <gtest/gtest.h>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/identity/url_fingerprint.h"
 #include "extension/identity/url_normalizer.h"
-#include "tests/frontier_format3.h"
 #include "tests/shared_data.h"
 
 namespace crawldb::frontier {
@@ -38,6 +39,53 @@ int64_t IdOf(std::string_view text) {
   return it->second;
 }
 
+// The store's calls that may read a part; every test store here reads them without failing.
+template <typename T>
+T Ok(absl::StatusOr<T> result) {
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? *std::move(result) : T{};
+}
+const UrlRecord* Find(FrontierStore& store, uint64_t fp) {
+  std::optional<size_t> part = Ok(store.Locate(fp));
+  return part.has_value() ? Ok(store.Find(*part, fp)) : nullptr;
+}
+std::vector<FrontierStore::Leased> Lease(FrontierStore& store, size_t n, double lease_s,
+                                         double now) {
+  return Ok(store.Lease(n, lease_s, now));
+}
+FrontierStore::ConfirmResult Confirm(FrontierStore& store, uint64_t fp, int32_t status,
+                                     double recrawl_s, double now) {
+  std::optional<size_t> part = Ok(store.Locate(fp));
+  return Ok(store.Confirm(part.value_or(0), fp, status, recrawl_s, now));
+}
+bool Delete(FrontierStore& store, uint64_t fp) {
+  std::optional<size_t> part = Ok(store.Locate(fp));
+  return part.has_value() && Ok(store.Delete(*part, fp));
+}
+bool SetPriority(FrontierStore& store, uint64_t fp, int32_t priority) {
+  std::optional<size_t> part = Ok(store.Locate(fp));
+  return part.has_value() && Ok(store.SetPriority(*part, fp, priority));
+}
+// Every record (part by part), read through the store.
+std::vector<std::pair<uint64_t, UrlRecord>> Records(FrontierStore& store) {
+  std::vector<std::pair<uint64_t, UrlRecord>> records;
+  for (size_t part = 0; part < kFrontierParts; ++part) {
+    if (!store.has_hosts(part)) continue;
+    EXPECT_TRUE(store
+                    .ForEachInPart(part,
+                                   [&](uint64_t fp, const UrlRecord& record) {
+                                     records.push_back({fp, record});
+                                   })
+                    .ok());
+  }
+  return records;
+}
+std::vector<uint64_t> AllFingerprints(FrontierStore& store) {
+  std::vector<uint64_t> fps;
+  for (const auto& [fp, record] : Records(store)) fps.push_back(fp);
+  return fps;
+}
+
 // Adds `raw` (normalised here); returns its fingerprint, 0 when the URL is invalid.
 uint64_t AddUrl(FrontierStore& store, std::string_view raw, uint32_t depth = 1,
                 int32_t priority = 0,
@@ -45,7 +93,7 @@ uint64_t AddUrl(FrontierStore& store, std::string_view raw, uint32_t depth = 1,
   absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw);
   if (!url.ok()) return 0;
   uint64_t fp = identity::UrlFingerprint(url->text());
-  EXPECT_EQ(store.Add(fp, IdOf(url->text()), url->host(), depth, priority), expected) << raw;
+  EXPECT_EQ(Ok(store.Add(fp, IdOf(url->text()), url->host(), depth, priority)), expected) << raw;
   return fp;
 }
 
@@ -53,23 +101,24 @@ uint64_t AddUrl(FrontierStore& store, std::string_view raw, uint32_t depth = 1,
 void AddReal(FrontierStore& store, std::string_view raw) {
   absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw);
   if (url.ok()) {
-    store.Add(identity::UrlFingerprint(url->text()), IdOf(url->text()), url->host(), 1, 0);
+    Ok(store.Add(identity::UrlFingerprint(url->text()), IdOf(url->text()), url->host(), 1, 0));
   }
 }
 
-std::string TextOf(const FrontierStore& store, uint64_t fp) {
-  const UrlRecord* record = store.Find(fp);
-  if (record == nullptr) return "<none>";
-  if (record->url_id < 1 || static_cast<size_t>(record->url_id) > Ids().texts.size()) return "<id>";
-  return Ids().texts[static_cast<size_t>(record->url_id) - 1];
+std::string TextOfId(int64_t url_id) {
+  if (url_id < 1 || static_cast<size_t>(url_id) > Ids().texts.size()) return "<id>";
+  return Ids().texts[static_cast<size_t>(url_id) - 1];
+}
+std::string TextOf(FrontierStore& store, uint64_t fp) {
+  const UrlRecord* record = Find(store, fp);
+  return record == nullptr ? "<none>" : TextOfId(record->url_id);
 }
 
 // The whole state in a canonical order, for equality.
-std::vector<std::string> Dump(const FrontierStore& store) {
+std::vector<std::string> Dump(FrontierStore& store) {
   std::vector<std::string> lines;
-  for (uint64_t fp : store.AllFingerprints()) {
-    const UrlRecord& r = *store.Find(fp);
-    lines.push_back(absl::StrCat(fp, " ", TextOf(store, fp), " ", store.host(r.host).name, " d",
+  for (const auto& [fp, r] : Records(store)) {
+    lines.push_back(absl::StrCat(fp, " ", TextOfId(r.url_id), " ", store.host(r.host).name, " d",
                                  r.depth, " p", r.priority, " s", static_cast<int>(r.state), " due",
                                  r.due, " a", r.attempts, " st", r.status, " f", r.last_fetch));
   }
@@ -77,15 +126,15 @@ std::vector<std::string> Dump(const FrontierStore& store) {
     const Host& host = store.host(id);
     lines.push_back(absl::StrCat("host ", id, " ", host.name, " ", host.settings.delay_s, " ",
                                  host.settings.budget, " ", host.settings.blocked_until, " ",
-                                 host.settings.next_allowed));
+                                 host.settings.next_allowed, " size ", host.summary.size));
   }
   std::sort(lines.begin(), lines.end());
   return lines;
 }
 
-void ExpectConsistent(const FrontierStore& store) {
+void ExpectConsistent(FrontierStore& store) {
   std::vector<std::string> problems;
-  store.Check(&problems);
+  ASSERT_TRUE(store.Check(&problems).ok());
   EXPECT_TRUE(problems.empty()) << problems.front();
 }
 
@@ -116,13 +165,13 @@ TEST(FrontierStore, LeasesInDepthPriorityHashOrderWithoutDelay) {
     absl::StatusOr<identity::NormalizedUrl> normal = identity::NormalizeUrl(url);
     if (!normal.ok()) continue;
     uint64_t fp = identity::UrlFingerprint(normal->text());
-    if (store.Find(fp) != nullptr) continue;
+    if (Find(store, fp) != nullptr) continue;
     AddUrl(store, url, depth, priority);
     keys.push_back({static_cast<uint16_t>(depth), priority, fp});
   }
   ASSERT_GT(keys.size(), 1900u);
   std::sort(keys.begin(), keys.end());
-  std::vector<FrontierStore::Leased> leased = store.Lease(keys.size() + 10, 300, 1000);
+  std::vector<FrontierStore::Leased> leased = Lease(store, keys.size() + 10, 300, 1000);
   ASSERT_EQ(leased.size(), keys.size());
   for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(leased[i].fp, keys[i].fp) << i;
   EXPECT_EQ(store.state_count(UrlState::kLeased), keys.size());
@@ -137,22 +186,22 @@ TEST(FrontierStore, PolitenessGivesOneUrlPerHostPerDelay) {
   for (int i = 0; i < 20000; ++i) AddUrl(store, absl::StrCat("http://big.example.com/page", i));
   AddUrl(store, "http://small.example.org/a");
   AddUrl(store, "http://small.example.org/b");
-  std::vector<FrontierStore::Leased> first = store.Lease(100, 300, 1000);
+  std::vector<FrontierStore::Leased> first = Lease(store, 100, 300, 1000);
   ASSERT_EQ(first.size(), 2u);  // one per host
   std::set<std::string> hosts;
   for (const auto& leased : first)
     hosts.insert(std::string(identity::UrlHost(TextOf(store, leased.fp))));
   EXPECT_EQ(hosts, (std::set<std::string>{"big.example.com", "small.example.org"}));
-  EXPECT_TRUE(store.Lease(100, 300, 1009.9).empty());
+  EXPECT_TRUE(Lease(store, 100, 300, 1009.9).empty());
   EXPECT_EQ(store.HostsWaiting(1009.9), 2u);
-  EXPECT_EQ(store.Lease(100, 300, 1010).size(), 2u);
+  EXPECT_EQ(Lease(store, 100, 300, 1010).size(), 2u);
   // The per-host override and blocked_until.
   store.SetHost("big.example.com", 1, std::nullopt, 1100);
-  EXPECT_TRUE(store.Lease(100, 300, 1020).empty());  // small's queue is empty, big is blocked
-  EXPECT_TRUE(store.Lease(100, 300, 1099).empty());
+  EXPECT_TRUE(Lease(store, 100, 300, 1020).empty());  // small's queue is empty, big is blocked
+  EXPECT_TRUE(Lease(store, 100, 300, 1099).empty());
   EXPECT_EQ(store.HostsWaiting(1099), 1u);
-  EXPECT_EQ(store.Lease(100, 300, 1100).size(), 1u);
-  EXPECT_EQ(store.Lease(100, 300, 1101).size(), 1u);  // 1 s later: big's own delay
+  EXPECT_EQ(Lease(store, 100, 300, 1100).size(), 1u);
+  EXPECT_EQ(Lease(store, 100, 300, 1101).size(), 1u);  // 1 s later: big's own delay
   ExpectConsistent(store);
 }
 
@@ -166,11 +215,11 @@ TEST(FrontierStore, TheDelayIsNeverAnUlpShortAtUnixTimes) {
   FrontierStore store(policy);
   AddUrl(store, "http://example.com/a");
   AddUrl(store, "http://example.com/b");
-  ASSERT_EQ(store.Lease(1, 300, kFirst).size(), 1u);
-  EXPECT_TRUE(store.Lease(1, 300, kFirst + kDelay).empty());
+  ASSERT_EQ(Lease(store, 1, 300, kFirst).size(), 1u);
+  EXPECT_TRUE(Lease(store, 1, 300, kFirst + kDelay).empty());
   double next = std::nextafter(kFirst + kDelay, INFINITY);
   ASSERT_GE(next - kFirst, kDelay);
-  EXPECT_EQ(store.Lease(1, 300, next).size(), 1u);
+  EXPECT_EQ(Lease(store, 1, 300, next).size(), 1u);
 }
 
 TEST(FrontierStore, ANewHostDelayCountsFromTheLastLease) {
@@ -178,51 +227,51 @@ TEST(FrontierStore, ANewHostDelayCountsFromTheLastLease) {
   policy.host_delay_s = 10;
   FrontierStore store(policy);
   for (int i = 0; i < 10; ++i) AddUrl(store, absl::StrCat("http://site.example.com/p", i));
-  ASSERT_EQ(store.Lease(5, 300, 1000).size(), 1u);
+  ASSERT_EQ(Lease(store, 5, 300, 1000).size(), 1u);
   store.SetHost("site.example.com", 30, std::nullopt, std::nullopt);  // robots.txt: Crawl-delay 30
-  EXPECT_TRUE(store.Lease(5, 300, 1029).empty());
-  ASSERT_EQ(store.Lease(5, 300, 1030).size(), 1u);
+  EXPECT_TRUE(Lease(store, 5, 300, 1029).empty());
+  ASSERT_EQ(Lease(store, 5, 300, 1030).size(), 1u);
   store.SetHost("site.example.com", 2, std::nullopt, std::nullopt);
-  EXPECT_TRUE(store.Lease(5, 300, 1031.5).empty());
-  EXPECT_EQ(store.Lease(5, 300, 1032).size(), 1u);
+  EXPECT_TRUE(Lease(store, 5, 300, 1031.5).empty());
+  EXPECT_EQ(Lease(store, 5, 300, 1032).size(), 1u);
   store.SetHost("site.example.com", -1, std::nullopt, std::nullopt);  // back to the table's 10 s
-  EXPECT_TRUE(store.Lease(5, 300, 1041).empty());
-  EXPECT_EQ(store.Lease(5, 300, 1042).size(), 1u);
+  EXPECT_TRUE(Lease(store, 5, 300, 1041).empty());
+  EXPECT_EQ(Lease(store, 5, 300, 1042).size(), 1u);
   ExpectConsistent(store);
 }
 
 TEST(FrontierStore, ExpiredLeasesReturnToTheQueue) {
   FrontierStore store(NoDelay());
   uint64_t a = AddUrl(store, "http://a.example.com/");
-  std::vector<FrontierStore::Leased> leased = store.Lease(1, 30, 1000);
+  std::vector<FrontierStore::Leased> leased = Lease(store, 1, 30, 1000);
   ASSERT_EQ(leased.size(), 1u);
   EXPECT_EQ(leased[0].lease_until, 1030);
-  EXPECT_TRUE(store.Lease(1, 30, 1029).empty());
-  leased = store.Lease(1, 30, 1030);  // expired at 1030: leasable again
+  EXPECT_TRUE(Lease(store, 1, 30, 1029).empty());
+  leased = Lease(store, 1, 30, 1030);  // expired at 1030: leasable again
   ASSERT_EQ(leased.size(), 1u);
   EXPECT_EQ(leased[0].fp, a);
   // A confirm after the new lease expired finds it queued again: not confirmed.
-  EXPECT_EQ(store.Confirm(a, 200, 0, 1061), FrontierStore::ConfirmResult::kNotLeased);
-  EXPECT_EQ(store.Find(a)->state, UrlState::kQueued);
-  ASSERT_EQ(store.Lease(1, 30, 1062).size(), 1u);
-  EXPECT_EQ(store.Confirm(a, 200, 0, 1063), FrontierStore::ConfirmResult::kDone);
-  EXPECT_EQ(store.Confirm(a, 200, 0, 1064), FrontierStore::ConfirmResult::kNotLeased);
-  EXPECT_TRUE(store.Lease(1, 30, 5000).empty());
+  EXPECT_EQ(Confirm(store, a, 200, 0, 1061), FrontierStore::ConfirmResult::kNotLeased);
+  EXPECT_EQ(Find(store, a)->state, UrlState::kQueued);
+  ASSERT_EQ(Lease(store, 1, 30, 1062).size(), 1u);
+  EXPECT_EQ(Confirm(store, a, 200, 0, 1063), FrontierStore::ConfirmResult::kDone);
+  EXPECT_EQ(Confirm(store, a, 200, 0, 1064), FrontierStore::ConfirmResult::kNotLeased);
+  EXPECT_TRUE(Lease(store, 1, 30, 5000).empty());
   ExpectConsistent(store);
 }
 
 TEST(FrontierStore, RecrawlQueuesAgainAfterTheInterval) {
   FrontierStore store(NoDelay());
   uint64_t a = AddUrl(store, "http://a.example.com/news");
-  ASSERT_EQ(store.Lease(1, 30, 1000).size(), 1u);
-  EXPECT_EQ(store.Confirm(a, 200, 3600, 1010), FrontierStore::ConfirmResult::kDone);
-  EXPECT_EQ(store.Find(a)->state, UrlState::kRecrawl);
-  EXPECT_EQ(store.Find(a)->due, 4610);
-  EXPECT_TRUE(store.Lease(1, 30, 4609).empty());
-  ASSERT_EQ(store.Lease(1, 30, 4610).size(), 1u);
-  EXPECT_EQ(store.Confirm(a, 304, 0, 4611), FrontierStore::ConfirmResult::kDone);
-  EXPECT_EQ(store.Find(a)->state, UrlState::kDone);
-  EXPECT_EQ(store.Find(a)->status, 304);
+  ASSERT_EQ(Lease(store, 1, 30, 1000).size(), 1u);
+  EXPECT_EQ(Confirm(store, a, 200, 3600, 1010), FrontierStore::ConfirmResult::kDone);
+  EXPECT_EQ(Find(store, a)->state, UrlState::kRecrawl);
+  EXPECT_EQ(Find(store, a)->due, 4610);
+  EXPECT_TRUE(Lease(store, 1, 30, 4609).empty());
+  ASSERT_EQ(Lease(store, 1, 30, 4610).size(), 1u);
+  EXPECT_EQ(Confirm(store, a, 304, 0, 4611), FrontierStore::ConfirmResult::kDone);
+  EXPECT_EQ(Find(store, a)->state, UrlState::kDone);
+  EXPECT_EQ(Find(store, a)->status, 304);
   ExpectConsistent(store);
 }
 
@@ -232,23 +281,23 @@ TEST(FrontierStore, FailuresBackOffThenFail) {
   policy.retry_base_s = 60;
   FrontierStore store(policy);
   uint64_t a = AddUrl(store, "http://flaky.example.com/");
-  ASSERT_EQ(store.Lease(1, 30, 0).size(), 1u);
-  EXPECT_EQ(store.Confirm(a, 503, 0, 10), FrontierStore::ConfirmResult::kRetry);
-  EXPECT_EQ(store.Find(a)->due, 70);
-  EXPECT_EQ(StateName(store.Find(a)->state), "queued");
-  EXPECT_TRUE(store.Lease(1, 30, 69).empty());
-  ASSERT_EQ(store.Lease(1, 30, 70).size(), 1u);
-  EXPECT_EQ(store.Confirm(a, -1, 0, 80), FrontierStore::ConfirmResult::kRetry);  // network error
-  EXPECT_EQ(store.Find(a)->due, 200);                                            // 60 * 2
-  ASSERT_EQ(store.Lease(1, 30, 200).size(), 1u);
-  EXPECT_EQ(store.Confirm(a, 429, 0, 201), FrontierStore::ConfirmResult::kFailed);
-  EXPECT_EQ(store.Find(a)->state, UrlState::kFailed);
-  EXPECT_EQ(store.Find(a)->attempts, 3);
-  EXPECT_TRUE(store.Lease(1, 30, 1e9).empty());
+  ASSERT_EQ(Lease(store, 1, 30, 0).size(), 1u);
+  EXPECT_EQ(Confirm(store, a, 503, 0, 10), FrontierStore::ConfirmResult::kRetry);
+  EXPECT_EQ(Find(store, a)->due, 70);
+  EXPECT_EQ(StateName(Find(store, a)->state), "queued");
+  EXPECT_TRUE(Lease(store, 1, 30, 69).empty());
+  ASSERT_EQ(Lease(store, 1, 30, 70).size(), 1u);
+  EXPECT_EQ(Confirm(store, a, -1, 0, 80), FrontierStore::ConfirmResult::kRetry);  // network error
+  EXPECT_EQ(Find(store, a)->due, 200);                                            // 60 * 2
+  ASSERT_EQ(Lease(store, 1, 30, 200).size(), 1u);
+  EXPECT_EQ(Confirm(store, a, 429, 0, 201), FrontierStore::ConfirmResult::kFailed);
+  EXPECT_EQ(Find(store, a)->state, UrlState::kFailed);
+  EXPECT_EQ(Find(store, a)->attempts, 3);
+  EXPECT_TRUE(Lease(store, 1, 30, 1e9).empty());
   // 404 is a fetched page, not a failure.
   uint64_t b = AddUrl(store, "http://flaky.example.com/gone");
-  ASSERT_EQ(store.Lease(1, 30, 300).size(), 1u);
-  EXPECT_EQ(store.Confirm(b, 404, 0, 301), FrontierStore::ConfirmResult::kDone);
+  ASSERT_EQ(Lease(store, 1, 30, 300).size(), 1u);
+  EXPECT_EQ(Confirm(store, b, 404, 0, 301), FrontierStore::ConfirmResult::kDone);
   ExpectConsistent(store);
 }
 
@@ -267,148 +316,330 @@ TEST(FrontierStore, HostBudgetAndDepthLimitRefuse) {
   ExpectConsistent(store);
 }
 
-// Random operations on real URLs, undone to a mark, leave exactly the state at the mark.
+// ---------------------------------------------------------------------------------------------
+// Paging: stores reading their parts from rows kept as FrontierTable keeps them.
+
+// The rows of a table's shadow tables (frontier_snapshot.cc): per part, its snapshot and the
+// change sets committed to it since, in order.
+class TestFile : public FrontierPartSource {
+ public:
+  absl::Status ReadPart(size_t part,
+                        const std::function<absl::Status(const ChangeSet&)>& apply) override {
+    ++reads;
+    for (const std::vector<uint8_t>& blob : parts[part]) {
+      absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob);
+      if (!changes.ok()) return changes.status();
+      if (absl::Status status = apply(*changes); !status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+  absl::Status Refuse(absl::Status cause) override { return cause; }
+
+  // Commits what `writer` changed since its undo log began: a change set for each part it
+  // changed, and every third commit a snapshot of those parts in their place. Returns the log
+  // row, decoded as another connection reads it.
+  ChangeSet Commit(FrontierStore& writer) {
+    ChangeSet changes = writer.ChangesSince(0);
+    for (size_t first = 0; first < changes.urls.size();) {
+      const size_t part = writer.host(changes.urls[first].record.host).part;
+      size_t last = first + 1;
+      while (last < changes.urls.size() &&
+             writer.host(changes.urls[last].record.host).part == part) {
+        ++last;
+      }
+      ChangeSet part_changes;
+      part_changes.urls.assign(changes.urls.begin() + static_cast<ptrdiff_t>(first),
+                               changes.urls.begin() + static_cast<ptrdiff_t>(last));
+      parts[part].push_back(Encoded(part_changes));
+      first = last;
+    }
+    ChangeSet log;
+    log.hosts = changes.hosts;
+    log.parts = changes.parts;
+    log.counts = changes.counts;
+    std::vector<uint8_t> blob = Encoded(log);
+    if (++commits % 3 == 0) {
+      for (uint32_t part : changes.parts) {
+        ChangeSet snapshot;
+        EXPECT_TRUE(writer.PartSnapshot(part, &snapshot).ok());
+        parts[part] = {Encoded(snapshot)};
+      }
+    }
+    writer.ClearUndo();
+    return Ok(DecodeChangeSet(blob));
+  }
+
+  std::vector<std::vector<std::vector<uint8_t>>> parts =
+      std::vector<std::vector<std::vector<uint8_t>>>(kFrontierParts);
+  size_t reads = 0;
+  size_t commits = 0;
+};
+
+// What a table reads when it opens: every host with its summary, and the state counts.
+ChangeSet Opening(const FrontierStore& store) {
+  ChangeSet opening;
+  for (uint32_t id = 0; id < store.host_count(); ++id) {
+    const Host& host = store.host(id);
+    opening.hosts.push_back({id, host.name, host.settings, host.summary});
+  }
+  opening.counts = store.state_counts();
+  return opening;
+}
+
+// Random operations on real URLs, undone to a mark, leave exactly the state at the mark; with
+// every part in memory, and paged through a cache that holds only what is in use.
 TEST(FrontierStore, UndoRestoresEveryChangeExactly) {
   std::vector<std::string> urls = RedditUrls(3000);
   FrontierPolicy policy;
   policy.host_delay_s = 2;
-  FrontierStore store(policy);
-  for (size_t i = 0; i < 1000; ++i) AddReal(store, urls[i]);
-  store.Lease(200, 30, 100);
-  store.ClearUndo();
-  std::vector<std::string> before = Dump(store);
-  std::mt19937 random(11);
-  double now = 100;
-  std::vector<uint64_t> leased;
-  for (int step = 0; step < 3000; ++step) {
-    now += 0.5;
-    switch (random() % 6) {
-      case 0:
-      case 1: {
-        absl::StatusOr<identity::NormalizedUrl> url =
-            identity::NormalizeUrl(urls[1000 + random() % 2000]);
-        if (url.ok()) {
-          store.Add(identity::UrlFingerprint(url->text()), IdOf(url->text()), url->host(),
-                    1 + random() % 3, static_cast<int32_t>(random() % 3));
+  for (bool paged : {false, true}) {
+    SCOPED_TRACE(paged ? "paged" : "in memory");
+    TestFile file;
+    FrontierStore store(policy, paged ? &file : nullptr);
+    store.set_cache_bytes(0);
+    for (size_t i = 0; i < 1000; ++i) AddReal(store, urls[i]);
+    Lease(store, 200, 30, 100);
+    file.Commit(store);
+    std::vector<std::string> before = Dump(store);
+    std::mt19937 random(11);
+    double now = 100;
+    std::vector<uint64_t> leased;
+    for (int step = 0; step < 3000; ++step) {
+      now += 0.5;
+      switch (random() % 6) {
+        case 0:
+        case 1: {
+          absl::StatusOr<identity::NormalizedUrl> url =
+              identity::NormalizeUrl(urls[1000 + random() % 2000]);
+          if (url.ok()) {
+            Ok(store.Add(identity::UrlFingerprint(url->text()), IdOf(url->text()), url->host(),
+                         1 + random() % 3, static_cast<int32_t>(random() % 3)));
+          }
+          break;
         }
-        break;
-      }
-      case 2:
-        for (const auto& l : store.Lease(1 + random() % 5, 20, now)) leased.push_back(l.fp);
-        break;
-      case 3:
-        if (!leased.empty()) {
-          static const int32_t kStatuses[] = {200, 503, 404, -3};
-          store.Confirm(leased[random() % leased.size()], kStatuses[random() % 4],
-                        random() % 2 ? 50.0 : 0.0, now);
+        case 2:
+          for (const auto& l : Lease(store, 1 + random() % 5, 20, now)) leased.push_back(l.fp);
+          break;
+        case 3:
+          if (!leased.empty()) {
+            static const int32_t kStatuses[] = {200, 503, 404, -3};
+            Confirm(store, leased[random() % leased.size()], kStatuses[random() % 4],
+                    random() % 2 ? 50.0 : 0.0, now);
+          }
+          break;
+        case 4: {
+          // A record of a part not held, half the time.
+          std::vector<uint64_t> all = AllFingerprints(store);
+          if (random() % 2)
+            Delete(store, all[random() % all.size()]);
+          else
+            SetPriority(store, all[random() % all.size()], -5);
+          break;
         }
-        break;
-      case 4: {
-        std::vector<uint64_t> all = store.AllFingerprints();
-        if (random() % 2)
-          store.Delete(all[random() % all.size()]);
-        else
-          store.SetPriority(all[random() % all.size()], -5);
-        break;
+        case 5:
+          store.SetHost(identity::UrlHost(TextOf(store, AllFingerprints(store)[0])), random() % 3,
+                        random() % 2 ? std::optional<int64_t>(5) : std::nullopt, now + 3);
+          break;
       }
-      case 5:
-        store.SetHost(identity::UrlHost(TextOf(store, store.AllFingerprints()[0])), random() % 3,
-                      random() % 2 ? std::optional<int64_t>(5) : std::nullopt, now + 3);
-        break;
+    }
+    ExpectConsistent(store);
+    EXPECT_NE(Dump(store), before);
+    store.UndoTo(0);
+    EXPECT_EQ(Dump(store), before);
+    ExpectConsistent(store);
+    if (paged) {
+      EXPECT_LE(store.held_parts(), 1u);  // nothing pinned once the changes are undone
     }
   }
-  ExpectConsistent(store);
-  EXPECT_NE(Dump(store), before);
-  store.UndoTo(0);
-  EXPECT_EQ(Dump(store), before);
-  ExpectConsistent(store);
 }
 
-// Transactions replayed as encoded change sets, and a snapshot, rebuild the same state.
-TEST(FrontierStore, ChangeSetsAndSnapshotsReplayToTheSameState) {
+// A writer commits through the rows; a reader takes in each log row (forgetting the parts it
+// names) and reads parts as it needs them, through a cache of nothing; a store opened at the end
+// reads no part to open. All three hold the same state and lease the same URLs.
+TEST(FrontierStore, PagedStoresFollowTheWritersCommits) {
   std::vector<std::string> urls = RedditUrls(4000);
   FrontierPolicy policy;
   policy.host_delay_s = 1;
-  FrontierStore writer(policy), reader(policy);
+  TestFile file;
+  FrontierStore writer(policy, &file), reader(policy, &file);
+  writer.set_cache_bytes(64 << 10);
+  reader.set_cache_bytes(0);
   double now = 0;
   for (size_t batch = 0; batch < 40; ++batch) {
-    size_t mark = writer.UndoMark();
     for (size_t i = batch * 100; i < batch * 100 + 100; ++i) AddReal(writer, urls[i]);
     now += 3;
-    std::vector<FrontierStore::Leased> leased = writer.Lease(30, 10, now);
+    std::vector<FrontierStore::Leased> leased = Lease(writer, 30, 10, now);
     for (size_t i = 0; i < leased.size(); i += 2) {
-      writer.Confirm(leased[i].fp, i % 4 == 0 ? 200 : 500, 100, now + 1);
+      Confirm(writer, leased[i].fp, i % 4 == 0 ? 200 : 500, i % 3 == 0 ? 100 : 0, now + 1);
     }
     if (batch % 7 == 3) writer.SetHost("www.youtube.com", 5, 40, now + 20);
-    if (batch % 5 == 4) writer.Delete(writer.AllFingerprints()[0]);
-    std::vector<uint8_t> blob = Encoded(writer.ChangesSince(mark));
-    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    ASSERT_TRUE(reader.Apply(*decoded).ok());
-    writer.ClearUndo();
+    if (batch % 5 == 4) Delete(writer, AllFingerprints(writer)[0]);
+    if (batch % 6 == 5) SetPriority(writer, AllFingerprints(writer)[1], -3);
+    ChangeSet log = file.Commit(writer);
+    absl::Status applied = reader.ApplyCommitted(log);
+    ASSERT_TRUE(applied.ok()) << applied;
+    if (batch % 10 == 9) {
+      EXPECT_EQ(Dump(reader), Dump(writer));
+      ExpectConsistent(reader);
+      EXPECT_LE(reader.held_parts(), 1u);
+    }
   }
+  FrontierStore opened(policy, &file);
+  const size_t reads = file.reads;
+  ASSERT_TRUE(opened.ApplyCommitted(Opening(writer)).ok());
+  EXPECT_EQ(file.reads, reads);
+  EXPECT_EQ(opened.held_parts(), 0u);
+  EXPECT_EQ(opened.size(), writer.size());
+  EXPECT_GT(writer.state_count(UrlState::kRecrawl), 0u);
+  EXPECT_GT(writer.state_count(UrlState::kWaiting), 0u);
+  for (double at : {now, now + 5, now + 100}) {
+    std::vector<uint64_t> expected, got, got_opened;
+    for (const auto& l : Lease(writer, 50, 10, at)) expected.push_back(l.fp);
+    for (const auto& l : Lease(reader, 50, 10, at)) got.push_back(l.fp);
+    for (const auto& l : Lease(opened, 50, 10, at)) got_opened.push_back(l.fp);
+    EXPECT_EQ(got, expected) << at;
+    EXPECT_EQ(got_opened, expected) << at;
+    EXPECT_FALSE(got.empty());
+  }
+  EXPECT_EQ(Dump(opened), Dump(writer));
   EXPECT_EQ(Dump(reader), Dump(writer));
-  ExpectConsistent(reader);
-  // The readers lease what the writer would.
-  FrontierStore snapshot(policy);
-  std::vector<ChangeSet> parts = {writer.HostsSnapshot()};
-  ChangeSet reused = writer.HostsSnapshot();
-  size_t records = 0;
-  for (size_t part = 0; part < kRecordParts; ++part) {
-    // One reused ChangeSet, as the table does: each call replaces what the last one left.
-    writer.PartSnapshot(part, &reused);
-    parts.push_back(reused);
-    for (const UrlChange& url : parts.back().urls) EXPECT_EQ(RecordPartOf(url.fp), part);
-    records += parts.back().urls.size();
+  ExpectConsistent(opened);
+  for (UrlState state : {UrlState::kQueued, UrlState::kWaiting, UrlState::kLeased, UrlState::kDone,
+                         UrlState::kRecrawl, UrlState::kFailed}) {
+    EXPECT_EQ(opened.state_count(state), writer.state_count(state)) << StateName(state);
   }
-  EXPECT_EQ(records, writer.size());
-  for (const ChangeSet& part : parts) {
-    std::vector<uint8_t> blob = Encoded(part);
-    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    ASSERT_TRUE(snapshot.Apply(*decoded).ok());
-  }
-  EXPECT_EQ(Dump(snapshot), Dump(writer));
-  ExpectConsistent(snapshot);
-  std::vector<uint64_t> expected, got;
-  for (const auto& l : writer.Lease(50, 10, now + 100)) expected.push_back(l.fp);
-  for (const auto& l : snapshot.Lease(50, 10, now + 100)) got.push_back(l.fp);
-  EXPECT_EQ(got, expected);
-  EXPECT_FALSE(got.empty());
+}
+
+TEST(FrontierStore, TheCacheEvictsLeastRecentlyUsedPartsButNoneWithUncommittedChanges) {
+  TestFile file;
+  FrontierStore store(NoDelay(), &file);
+  store.set_cache_bytes(0);
+  const uint64_t a = AddUrl(store, "http://a.example.com/x");
+  const uint64_t b = AddUrl(store, "http://b.example.org/y");
+  ASSERT_NE(FrontierPartOf("a.example.com"), FrontierPartOf("b.example.org"));
+  EXPECT_EQ(store.held_parts(), 2u);  // both hold uncommitted adds
+  file.Commit(store);
+  EXPECT_EQ(store.held_parts(), 0u);
+  const size_t reads = file.reads;
+  EXPECT_EQ(Find(store, a)->url_id, IdOf("http://a.example.com/x"));
+  EXPECT_EQ(store.held_parts(), 1u);
+  EXPECT_TRUE(store.held(FrontierPartOf("a.example.com")));
+  EXPECT_EQ(Find(store, b)->url_id, IdOf("http://b.example.org/y"));
+  EXPECT_TRUE(store.held(FrontierPartOf("b.example.org")));
+  EXPECT_EQ(store.held_parts(), 1u);
+  EXPECT_GE(file.reads, reads + 2);
+  // A larger bound keeps both.
+  store.set_cache_bytes(1 << 20);
+  Find(store, a);
+  Find(store, b);
+  EXPECT_EQ(store.held_parts(), 2u);
+}
+
+TEST(FrontierStore, APartReadMustAgreeWithItsHostsSummaries) {
+  TestFile file;
+  FrontierStore writer(NoDelay(), &file);
+  const uint64_t a = AddUrl(writer, "http://a.example.com/x");
+  AddUrl(writer, "http://a.example.com/y");
+  file.Commit(writer);
+  const size_t part = FrontierPartOf("a.example.com");
+  const std::vector<std::vector<uint8_t>> intact = file.parts[part];
+  auto find = [&](size_t in) {
+    FrontierStore reader(NoDelay(), &file);
+    EXPECT_TRUE(reader.ApplyCommitted(Opening(writer)).ok());
+    return reader.Find(in, a).status();
+  };
+  EXPECT_TRUE(find(part).ok());
+  // A part that lost a record: its host's summary still counts two.
+  ChangeSet lost;
+  lost.urls.push_back({a, UrlChangeKind::kDelete, {}});
+  file.parts[part].push_back(Encoded(lost));
+  absl::Status status = find(part);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(status.message(), "host a.example.com holds 1 URLs")) << status;
+  // A part that holds another host's records.
+  const size_t other = (part + 1) % kFrontierParts;
+  file.parts[part].clear();
+  file.parts[other] = intact;
+  status = find(other);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(status.message(), "not its host's")) << status;
+  file.parts[other].clear();
+  // A stored change set that names hosts, and one that adds a known URL.
+  file.parts[part] = intact;
+  file.parts[part].push_back(Encoded(Opening(writer)));
+  EXPECT_EQ(find(part).code(), absl::StatusCode::kDataLoss);
+  file.parts[part] = intact;
+  file.parts[part].push_back(intact[0]);
+  EXPECT_EQ(find(part).code(), absl::StatusCode::kDataLoss);
+  // A flipped bit.
+  file.parts[part] = intact;
+  file.parts[part][0][5] ^= 1;
+  EXPECT_EQ(find(part).code(), absl::StatusCode::kDataLoss);
+  file.parts[part] = intact;
+  EXPECT_TRUE(find(part).ok());
+}
+
+TEST(FrontierStore, ApplyCommittedRefusesWhatDoesNotFit) {
+  TestFile file;
+  FrontierStore writer(NoDelay(), &file);
+  AddUrl(writer, "http://a.example.com/x");
+  const ChangeSet log = file.Commit(writer);
+  auto apply = [&](const ChangeSet& changes) {
+    FrontierStore reader(NoDelay(), &file);
+    return reader.ApplyCommitted(changes).code();
+  };
+  EXPECT_EQ(apply(log), absl::StatusCode::kOk);
+  ChangeSet out_of_sequence = log;
+  out_of_sequence.hosts[0].id = 5;
+  EXPECT_EQ(apply(out_of_sequence), absl::StatusCode::kDataLoss);
+  ChangeSet impossible = log;
+  impossible.hosts[0].summary.queued = 2;
+  EXPECT_EQ(apply(impossible), absl::StatusCode::kDataLoss);
+  ChangeSet with_urls = log;
+  with_urls.urls.push_back({1, UrlChangeKind::kDelete, {}});
+  EXPECT_EQ(apply(with_urls), absl::StatusCode::kDataLoss);
+  // A host renamed; a held part whose host changes without the part being named.
+  FrontierStore reader(NoDelay(), &file);
+  ASSERT_TRUE(reader.ApplyCommitted(log).ok());
+  ChangeSet renamed = log;
+  renamed.hosts[0].name = "b.example.com";
+  EXPECT_EQ(reader.ApplyCommitted(renamed).code(), absl::StatusCode::kDataLoss);
+  ASSERT_EQ(Ok(reader.Lease(1, 10, 100)).size(), 1u);
+  ChangeSet unnamed = log;
+  unnamed.parts.clear();
+  EXPECT_EQ(reader.ApplyCommitted(unnamed).code(), absl::StatusCode::kDataLoss);
 }
 
 // The fingerprints of every host's records, from every record.
-std::vector<std::vector<uint64_t>> HostsByScan(const FrontierStore& store) {
+std::vector<std::vector<uint64_t>> HostsByScan(FrontierStore& store) {
   std::vector<std::vector<uint64_t>> hosts(store.host_count());
-  store.ForEachRecord(
-      [&](uint64_t fp, const UrlRecord& record) { hosts[record.host].push_back(fp); });
+  for (const auto& [fp, record] : Records(store)) hosts[record.host].push_back(fp);
   for (std::vector<uint64_t>& fps : hosts) std::sort(fps.begin(), fps.end());
   return hosts;
 }
 
-void ExpectHostFingerprintsAsScanned(const FrontierStore& store) {
+void ExpectHostFingerprintsAsScanned(FrontierStore& store) {
   std::vector<std::vector<uint64_t>> expected = HostsByScan(store);
   for (uint32_t id = 0; id < store.host_count(); ++id) {
-    ASSERT_EQ(store.HostFingerprints(id), expected[id]) << store.host(id).name;
-    ASSERT_EQ(store.host(id).size, expected[id].size()) << store.host(id).name;
+    ASSERT_EQ(Ok(store.HostFingerprints(id)), expected[id]) << store.host(id).name;
+    ASSERT_EQ(store.host(id).summary.size, expected[id].size()) << store.host(id).name;
   }
   ExpectConsistent(store);
 }
 
-// The host lists are built on the first host scan, then follow adds, deletes and undo, also of
-// a host's creation (its id comes back with another name).
+// Host scans follow adds, deletes and undo, also of a host's creation (its id comes back with
+// another name).
 TEST(FrontierStore, HostFingerprintsFollowAddsDeletesAndUndo) {
   FrontierStore store(NoDelay());
   for (int i = 0; i < 300; ++i) AddUrl(store, absl::StrCat("http://h", i % 7, ".example.com/", i));
-  ExpectConsistent(store);
   ExpectHostFingerprintsAsScanned(store);
   store.ClearUndo();
   const size_t mark = store.UndoMark();
   for (int i = 300; i < 400; ++i) {
     AddUrl(store, absl::StrCat("http://h", i % 9, ".example.com/", i));  // hosts h7, h8 are new
   }
-  std::vector<uint64_t> all = store.AllFingerprints();
-  for (size_t i = 0; i < all.size(); i += 5) store.Delete(all[i]);
+  std::vector<uint64_t> all = AllFingerprints(store);
+  for (size_t i = 0; i < all.size(); i += 5) Delete(store, all[i]);
   ExpectHostFingerprintsAsScanned(store);
   store.UndoTo(mark);
   EXPECT_EQ(store.host_count(), 7u);
@@ -416,128 +647,17 @@ TEST(FrontierStore, HostFingerprintsFollowAddsDeletesAndUndo) {
   // h8 now takes the id h7 had; a URL deleted and added again is listed once.
   const uint64_t again = AddUrl(store, "http://h8.example.com/again");
   AddUrl(store, "http://h7.example.com/367");
-  store.Delete(again);
+  Delete(store, again);
   AddUrl(store, "http://h8.example.com/again");
   ExpectHostFingerprintsAsScanned(store);
-  EXPECT_EQ(store.HostFingerprints(*store.FindHost("h8.example.com")),
+  EXPECT_EQ(Ok(store.HostFingerprints(*store.FindHost("h8.example.com"))),
             std::vector<uint64_t>{again});
-}
-
-// What a table does when it opens: hosts, snapshot parts and the log rows after them loaded at
-// once give the state (and the leases) that applying each change set gives.
-TEST(FrontierStore, LoadingPartsAndLogEqualsApplyingThem) {
-  std::vector<std::string> urls = RedditUrls(4000);
-  FrontierPolicy policy;
-  policy.host_delay_s = 1;
-  FrontierStore writer(policy), applied(policy);
-  std::vector<std::vector<uint8_t>> parts, log;
-  double now = 0;
-  for (size_t batch = 0; batch < 40; ++batch) {
-    if (batch == 20) {
-      parts.push_back(Encoded(writer.HostsSnapshot()));
-      ChangeSet part;
-      for (size_t index = 0; index < kRecordParts; ++index) {
-        writer.PartSnapshot(index, &part);
-        parts.push_back(Encoded(part));
-      }
-    }
-    size_t mark = writer.UndoMark();
-    for (size_t i = batch * 100; i < batch * 100 + 100; ++i) AddReal(writer, urls[i]);
-    now += 3;
-    std::vector<FrontierStore::Leased> leased = writer.Lease(30, 10, now);
-    for (size_t i = 0; i < leased.size(); i += 2) {
-      writer.Confirm(leased[i].fp, i % 4 == 0 ? 200 : 500, i % 3 == 0 ? 100 : 0, now + 1);
-    }
-    if (batch % 7 == 3) writer.SetHost("www.youtube.com", 5, 40, now + 20);
-    if (batch % 5 == 4) writer.Delete(writer.AllFingerprints()[0]);
-    if (batch % 6 == 5) writer.SetPriority(writer.AllFingerprints()[1], -3);
-    std::vector<uint8_t> blob = Encoded(writer.ChangesSince(mark));
-    if (batch >= 20) log.push_back(blob);
-    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    ASSERT_TRUE(applied.Apply(*decoded).ok());
-    writer.ClearUndo();
-  }
-  FrontierStore loaded(policy);
-  loaded.StartLoad();
-  for (size_t index = 0; index < parts.size(); ++index) {
-    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(parts[index]);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    absl::Status status =
-        index == 0 ? loaded.Apply(*decoded) : loaded.LoadPart(index - 1, *decoded);
-    ASSERT_TRUE(status.ok()) << status;
-  }
-  for (const std::vector<uint8_t>& blob : log) {
-    absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(blob);
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    ASSERT_TRUE(loaded.Apply(*decoded).ok());
-  }
-  loaded.FinishLoad();
-  EXPECT_EQ(Dump(loaded), Dump(writer));
-  ExpectConsistent(loaded);
-  for (UrlState state : {UrlState::kQueued, UrlState::kWaiting, UrlState::kLeased, UrlState::kDone,
-                         UrlState::kRecrawl, UrlState::kFailed}) {
-    EXPECT_EQ(loaded.state_count(state), applied.state_count(state)) << StateName(state);
-  }
-  EXPECT_GT(loaded.state_count(UrlState::kRecrawl), 0u);
-  EXPECT_GT(loaded.state_count(UrlState::kWaiting), 0u);
-  EXPECT_EQ(loaded.timers(), applied.timers());
-  ExpectHostFingerprintsAsScanned(loaded);
-  for (double at : {now, now + 5, now + 100}) {
-    std::vector<uint64_t> expected, got;
-    for (const auto& l : applied.Lease(50, 10, at)) expected.push_back(l.fp);
-    for (const auto& l : loaded.Lease(50, 10, at)) got.push_back(l.fp);
-    EXPECT_EQ(got, expected) << at;
-    EXPECT_FALSE(got.empty());
-  }
-  EXPECT_EQ(Dump(loaded), Dump(applied));
-}
-
-TEST(FrontierChangeSet, LoadPartRefusesWhatAPartCannotHold) {
-  FrontierStore writer(NoDelay());
-  const uint64_t a = AddUrl(writer, "http://a.example.com/x");
-  const size_t part = RecordPartOf(a);
-  ChangeSet hosts = writer.HostsSnapshot();
-  ChangeSet records;
-  writer.PartSnapshot(part, &records);
-  ASSERT_EQ(records.urls.size(), 1u);
-  auto load = [&](const ChangeSet& changes, size_t index) {
-    FrontierStore reader(NoDelay());
-    reader.StartLoad();
-    EXPECT_TRUE(reader.Apply(hosts).ok());
-    absl::Status status = reader.LoadPart(index, changes);
-    if (status.ok()) {
-      reader.FinishLoad();
-      ExpectConsistent(reader);
-    }
-    return status;
-  };
-  EXPECT_TRUE(load(records, part).ok());
-  EXPECT_EQ(load(records, (part + 1) % kRecordParts).message(),
-            absl::StrCat("frontier change set: a snapshot part holds another part's URL (fp ",
-                         identity::FingerprintToSql(a), ")"));
-  ChangeSet update = records;
-  update.urls[0].kind = UrlChangeKind::kUpdate;
-  EXPECT_EQ(load(update, part).code(), absl::StatusCode::kDataLoss);
-  ChangeSet twice = records;
-  twice.urls.push_back(records.urls[0]);
-  EXPECT_EQ(load(twice, part).code(), absl::StatusCode::kDataLoss);
-  ChangeSet unknown_host = records;
-  unknown_host.urls[0].record.host = 1;
-  EXPECT_EQ(load(unknown_host, part).code(), absl::StatusCode::kDataLoss);
-  ChangeSet with_hosts = records;
-  with_hosts.hosts = hosts.hosts;
-  EXPECT_EQ(load(with_hosts, part).code(), absl::StatusCode::kDataLoss);
-  // Outside StartLoad … FinishLoad, a part is refused.
-  FrontierStore idle(NoDelay());
-  EXPECT_TRUE(idle.Apply(hosts).ok());
-  EXPECT_EQ(idle.LoadPart(part, records).code(), absl::StatusCode::kInternal);
 }
 
 TEST(FrontierChangeSet, EveryTruncationAndBitFlipIsRefused) {
   FrontierStore store(NoDelay());
   for (const std::string& url : RedditUrls(40)) AddReal(store, url);
-  store.Lease(5, 10, 100);
+  Lease(store, 5, 10, 100);
   std::vector<uint8_t> blob = Encoded(store.ChangesSince(0));
   ASSERT_TRUE(DecodeChangeSet(blob).ok());
   for (size_t size = 0; size < blob.size(); ++size) {
@@ -553,24 +673,26 @@ TEST(FrontierChangeSet, EveryTruncationAndBitFlipIsRefused) {
   }
 }
 
-TEST(FrontierChangeSet, ApplyRefusesChangesThatDoNotFitTheState) {
-  FrontierStore writer(NoDelay());
-  uint64_t a = AddUrl(writer, "http://a.example.com/x");
-  ChangeSet changes = writer.ChangesSince(0);
-  // An update of a URL the reader does not hold.
-  ChangeSet update = changes;
-  update.urls[0].kind = UrlChangeKind::kUpdate;
-  FrontierStore reader(NoDelay());
-  ASSERT_TRUE(reader.Apply({changes.hosts, {}}).ok());
-  EXPECT_EQ(reader.Apply(update).code(), absl::StatusCode::kDataLoss);
-  // A host out of sequence.
-  ChangeSet host = changes;
-  host.hosts[0].id = 5;
-  EXPECT_EQ(FrontierStore(NoDelay()).Apply(host).code(), absl::StatusCode::kDataLoss);
-  // Adding a known URL twice.
-  ASSERT_TRUE(reader.Apply(changes).ok());
-  EXPECT_EQ(reader.Apply({{}, changes.urls}).code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(TextOf(reader, a), "http://a.example.com/x");
+TEST(FrontierChangeSet, HostsPartsAndCountsRoundTrip) {
+  FrontierStore store(NoDelay());
+  for (int i = 0; i < 50; ++i) AddUrl(store, absl::StrCat("http://h", i % 5, ".example.com/", i));
+  Lease(store, 3, 10, 100);
+  const ChangeSet changes = store.ChangesSince(0);
+  ASSERT_EQ(changes.hosts.size(), 5u);
+  absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(Encoded(changes));
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->hosts.size(), changes.hosts.size());
+  for (size_t i = 0; i < changes.hosts.size(); ++i) {
+    EXPECT_EQ(decoded->hosts[i].name, changes.hosts[i].name);
+    EXPECT_EQ(decoded->hosts[i].settings, changes.hosts[i].settings);
+    EXPECT_EQ(decoded->hosts[i].summary, changes.hosts[i].summary);
+    EXPECT_EQ(decoded->hosts[i].summary, store.host(changes.hosts[i].id).summary);
+  }
+  EXPECT_EQ(decoded->parts, changes.parts);
+  EXPECT_TRUE(std::is_sorted(changes.parts.begin(), changes.parts.end()));
+  ASSERT_TRUE(decoded->counts.has_value());
+  EXPECT_EQ(*decoded->counts, store.state_counts());
+  EXPECT_EQ((*decoded->counts)[static_cast<int>(UrlState::kLeased)], 3u);
 }
 
 TEST(FrontierChangeSet, TimesAndStatusesRoundTripAndQueuedUrlsStaySmall) {
@@ -589,12 +711,12 @@ TEST(FrontierChangeSet, TimesAndStatusesRoundTripAndQueuedUrlsStaySmall) {
   const int32_t kStatuses[] = {200, 503, -3, kNoStatus + 1, INT32_MAX};
   ChangeSet changes;
   for (size_t i = 0; i < 5; ++i) {
-    UrlRecord record = *store.Find(fps[i]);
+    UrlRecord record = *Find(store, fps[i]);
     record.state = UrlState::kLeased;
     record.due = kTimes[i];
     record.last_fetch = kTimes[4 - i];
     record.status = kStatuses[i];
-    changes.urls.push_back({fps[i], UrlChangeKind::kUpdate, record, {}});
+    changes.urls.push_back({fps[i], UrlChangeKind::kUpdate, record});
   }
   absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(Encoded(changes));
   ASSERT_TRUE(decoded.ok()) << decoded.status();
@@ -604,49 +726,22 @@ TEST(FrontierChangeSet, TimesAndStatusesRoundTripAndQueuedUrlsStaySmall) {
     EXPECT_EQ(decoded->urls[i].record.last_fetch, kTimes[4 - i]) << i;
     EXPECT_EQ(decoded->urls[i].record.status, kStatuses[i]) << i;
   }
-  EXPECT_FALSE(decoded->has_texts);
 }
 
-TEST(FrontierChangeSet, VersionOneBlobsAreReadWithTheirTexts) {
-  const std::string url = "http://a.example.com/x";
-  const uint64_t fp = identity::UrlFingerprint(url);
-  UrlRecord record;
-  record.depth = 2;
-  record.priority = -4;
-  record.state = UrlState::kDone;
-  record.attempts = 1;
-  record.status = 404;
-  record.last_fetch = 1500.25;
-  const std::string blob = testing::EncodeVersionOneChangeSet(
-      {{{0, "a.example.com", HostSettings{}}}, {{fp, UrlChangeKind::kNew, record, url}}});
-  absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(BytesOf(blob));
-  ASSERT_TRUE(decoded.ok()) << decoded.status();
-  EXPECT_TRUE(decoded->has_texts);
-  ASSERT_EQ(decoded->urls.size(), 1u);
-  const UrlChange& change = decoded->urls[0];
-  EXPECT_EQ(change.fp, fp);
-  EXPECT_EQ(change.text, url);
-  EXPECT_EQ(change.record.url_id, kNoUrlId);
-  EXPECT_EQ(change.record.depth, 2);
-  EXPECT_EQ(change.record.priority, -4);
-  EXPECT_EQ(change.record.state, UrlState::kDone);
-  EXPECT_EQ(change.record.status, 404);
-  EXPECT_EQ(change.record.last_fetch, 1500.25);
-  EXPECT_EQ(decoded->hosts[0].name, "a.example.com");
-}
-
-TEST(FrontierStore, RenumberUrlIdsFollowsTheNewIdsAndForgetsDeletedOnes) {
+TEST(FrontierStore, RenumberPartFollowsTheNewIdsAndForgetsDeletedOnes) {
   FrontierStore store(NoDelay());
   uint64_t a = AddUrl(store, "http://a.example.com/x");
   uint64_t b = AddUrl(store, "http://b.example.com/y");
   uint64_t c = AddUrl(store, "http://c.example.com/z");
   std::vector<int64_t> old_to_new(Ids().texts.size() + 1, 0);
-  old_to_new[static_cast<size_t>(store.Find(a)->url_id)] = 7;
-  old_to_new[static_cast<size_t>(store.Find(b)->url_id)] = 3;
-  store.RenumberUrlIds(old_to_new);
-  EXPECT_EQ(store.Find(a)->url_id, 7);
-  EXPECT_EQ(store.Find(b)->url_id, 3);
-  EXPECT_EQ(store.Find(c)->url_id, kNoUrlId);
+  old_to_new[static_cast<size_t>(Find(store, a)->url_id)] = 7;
+  old_to_new[static_cast<size_t>(Find(store, b)->url_id)] = 3;
+  for (const char* host : {"a.example.com", "b.example.com", "c.example.com"}) {
+    ASSERT_TRUE(store.RenumberPart(FrontierPartOf(host), old_to_new).ok());
+  }
+  EXPECT_EQ(Find(store, a)->url_id, 7);
+  EXPECT_EQ(Find(store, b)->url_id, 3);
+  EXPECT_EQ(Find(store, c)->url_id, kNoUrlId);
   ExpectConsistent(store);
 }
 

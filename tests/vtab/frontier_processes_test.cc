@@ -107,9 +107,10 @@ std::string CreateCrawl(const std::string& name, const std::string& options,
   std::string path = TempDbPath(name);
   SQLite::Database db = LoadedDb(path);
   db.exec("PRAGMA journal_mode = WAL");
-  // cache_mb=0: every lease reads the parts of the URLs it hands out from the file again.
+  // cache_mb=0: every lease reads the parts of the URLs it hands out, and of their hosts, from
+  // the file again.
   db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(cache_mb=0)");
-  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls" + options + ")");
+  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, cache_mb=0" + options + ")");
   db.exec("BEGIN");
   SQLite::Statement add(db, "SELECT crawl_add(?, NULL, NULL, 0)");
   for (const std::string& url : urls) {

@@ -1,6 +1,7 @@
-// Opening a `urls` table reads no part (urls_table.h): the pages a new connection reads to open
-// the table and answer a look-up by id and one by URL stay a handful as the table grows from
-// 100,000 to 1,000,000 URLs, while the file grows ten times.
+// Opening a `urls` table and a `frontier` reads no part (urls_table.h, frontier_table.h): the
+// pages a new connection reads to open them, answer a look-up by id and one by URL, and lease
+// one URL stay a handful as the crawl grows from 100,000 to 1,000,000 URLs, while the file grows
+// ten times.
 #include <cstdio>
 #include <string>
 
@@ -29,18 +30,22 @@ struct Reads {
   int file_pages;
 };
 
-// A table of `count` URLs over 5,000 hosts, added 20,000 per transaction (so that commits merge
-// parts), then a new connection's reads for one look-up of each kind.
+// A crawl of `count` URLs over 5,000 hosts, added by crawl_add 20,000 per transaction (so
+// that commits merge parts), then a new connection's reads for one look-up of each kind and
+// one lease.
 Reads OpenAndLookUp(int count) {
   const std::string path = TempDbPath("urls_paging_" + std::to_string(count));
   {
     SQLite::Database db = LoadedDb(path);
     db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
     for (int start = 0; start < count; start += 20000) {
+      db.exec("BEGIN");
       db.exec("WITH RECURSIVE n(i) AS (SELECT " + std::to_string(start) +
               " UNION ALL SELECT i + 1 FROM n WHERE i < " + std::to_string(start + 19999) +
-              ") INSERT INTO urls(url) SELECT 'http://h' || (i % 5000) || '.example/p/' || i "
+              ") SELECT count(crawl_add('http://h' || (i % 5000) || '.example/p/' || i)) "
               "FROM n");
+      db.exec("COMMIT");
     }
   }
   SQLite::Database db = LoadedDb(path);
@@ -49,6 +54,7 @@ Reads OpenAndLookUp(int count) {
             Url(count / 2));
   EXPECT_EQ(One(db, "SELECT id FROM urls WHERE url = '" + Url(count / 3) + "'"),
             std::to_string(count / 3 + 1));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM crawl_lease(1)"), "1");
   const int read = PagesRead(db) - before;
   return {read, std::stoi(One(db, "PRAGMA page_count"))};
 }
@@ -56,12 +62,13 @@ Reads OpenAndLookUp(int count) {
 TEST(UrlsPaging, OpeningAndALookUpReadAHandfulOfPagesAtAnySize) {
   const Reads small = OpenAndLookUp(100000);
   const Reads large = OpenAndLookUp(1000000);
-  EXPECT_GT(large.file_pages, 8 * small.file_pages);
-  // The two parts looked up grow with the table (a thousandth of it each); the rest does not.
-  EXPECT_LT(large.pages_read, 100) << "of " << large.file_pages;
+  EXPECT_GT(large.file_pages, 6 * small.file_pages);
+  // The parts read grow with the table (a thousandth of it each, or less); the rest does not.
+  EXPECT_LT(large.pages_read, 150) << "of " << large.file_pages;
   EXPECT_LT(large.pages_read, 3 * small.pages_read + 20) << small.pages_read;
-  std::printf("pages read to open and look up: %d of %d at 100,000 URLs, %d of %d at 1,000,000\n",
-              small.pages_read, small.file_pages, large.pages_read, large.file_pages);
+  std::printf(
+      "pages read to open, look up and lease: %d of %d at 100,000 URLs, %d of %d at 1,000,000\n",
+      small.pages_read, small.file_pages, large.pages_read, large.file_pages);
 }
 
 }  // namespace
