@@ -33,6 +33,7 @@ constexpr int64_t kKeptLogRows = 64;
 // Opening and catching up.
 
 absl::Status FrontierTable::LoadAll() {
+  if (stored_format_ < kFrontierFormat) return RefuseOldFormat();
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   store_.Reset();
   part_files_.assign(kFrontierParts, PartFile{});

@@ -27,9 +27,9 @@ namespace {
 // Layout of the shadow tables as a whole; frontier_changes.h versions each blob. Version 1 kept
 // the whole state in one snapshot rewritten at once; versions 2 to 4 split it into parts by the
 // URL's fingerprint, loaded all at once; version 5 splits it into parts by host, read on demand,
-// with each host's summary in <t>_hosts. Versions 1 to 4 are refused.
-constexpr int kFormatVersion = 5;
-constexpr int kOldestReadableFormat = 5;
+// with each host's summary in <t>_hosts. Versions 1 and 2 are refused when the table is opened;
+// versions 3 and 4 at its first statement (RefuseOldFormat), so that it can still be dropped.
+constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"hosts",
@@ -44,7 +44,7 @@ constexpr ShadowTableSpec kShadowTables[] = {
 };
 
 const ShadowTableSet& Shadow() {
-  static const ShadowTableSet set(kFrontierModule, kShadowTables, kFormatVersion,
+  static const ShadowTableSet set(kFrontierModule, kShadowTables, kFrontierFormat,
                                   kOldestReadableFormat);
   return set;
 }
@@ -95,8 +95,9 @@ const OptionSpec kOptions[] = {
 
 FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args,
                              std::string urls_name, FrontierPolicy policy, double lease_s,
-                             std::optional<size_t> cache_mb)
+                             std::optional<size_t> cache_mb, int stored_format)
     : ShadowBackedTable(db, connection, Shadow(), kFrontierModule, args),
+      stored_format_(stored_format),
       urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
       store_(policy, this),
@@ -167,7 +168,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Create(sqlite3* db
 absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* db, void* aux,
                                                                       const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kPositional, kOptions));
-  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
+  CRAWLDB_ASSIGN_OR_RETURN(int stored_format, Shadow().CheckFormat(db, args.schema, args.table));
   std::string declaration = absl::StrCat(
       "CREATE TABLE x(id INTEGER, url TEXT, host TEXT, depth INTEGER, priority INTEGER, "
       "state TEXT, due, attempts INTEGER, status INTEGER, ",
@@ -188,12 +189,26 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
       static_cast<double>(options.Integer("lease")),
       options.Given("cache_mb")
           ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
-          : std::nullopt));
+          : std::nullopt,
+      stored_format));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
 
 bool FrontierTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
+
+absl::Status FrontierTable::RefuseOldFormat() const {
+  return UserError(
+      kFrontierModule,
+      absl::StrCat("table '", name(), "' is in format ", stored_format_,
+                   ", whose crawl state this build cannot read (it keeps it by host since format ",
+                   kFrontierFormat, ")"),
+      absl::StrCat("finish the crawl with the crawldb build that wrote it, or drop the table and "
+                   "queue its URLs again: DROP TABLE ",
+                   QuoteIdentifier(name()), "; CREATE VIRTUAL TABLE ", QuoteIdentifier(name()),
+                   " USING crawldb_frontier(", QuoteIdentifier(urls_name_),
+                   "); SELECT count(crawl_add(url)) FROM ", QuoteIdentifier(urls_name_)));
+}
 
 absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
   if (connection() == nullptr) return UserError(kFrontierModule, "no connection registry");

@@ -47,7 +47,8 @@
 // that reaches it drops it (and leases another in its place).
 //
 // Shadow tables (formats owned by the headers named; format version 5; versions 1 to 4, which
-// kept the records in parts by fingerprint and loaded them all at once, are refused):
+// kept the records whole or in parts by fingerprint and loaded them all at once, are refused,
+// 3 and 4 with the way out):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when `urls` optimize renumbers every record's id: other connections
 //                 then read everything again)
@@ -115,6 +116,8 @@ namespace crawldb::frontier {
 inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
+// The format version of the shadow tables this build writes (frontier_table.cc tells the older).
+inline constexpr int kFrontierFormat = 5;
 // A <t>_pending row's rowid: the part, then the commit (seq < 2^40) in its low bits.
 inline constexpr int kPendingSeqBits = 40;
 
@@ -198,7 +201,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
 
  private:
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
-                FrontierPolicy policy, double lease_s, std::optional<size_t> cache_mb);
+                FrontierPolicy policy, double lease_s, std::optional<size_t> cache_mb,
+                int stored_format);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
@@ -224,6 +228,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
 
   // A change set read from disk.
   absl::StatusOr<ChangeSet> Decode(absl::Span<const uint8_t> blob);
+  // A file of format 3 or 4: refused at its first statement, with the way out.
+  absl::Status RefuseOldFormat() const;
   absl::Status LoadHosts();
   // The host of the current row of a kReadHosts or kReadHost statement; its name is copied to
   // *name_out, which the result's name should point to once the names stop moving.
@@ -258,6 +264,7 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
     int64_t pending_rows = 0;
   };
 
+  int stored_format_;  // the file's format version when the table was connected
   std::string urls_name_;
   double lease_s_;
   FrontierStore store_;
