@@ -90,6 +90,12 @@ struct ChangeSet {
   bool empty() const { return hosts.empty() && urls.empty() && parts.empty() && host_ids.empty(); }
 };
 
+// The changes one commit of another connection made to one part (a row of <t>_pending).
+struct CommittedPart {
+  uint32_t part = 0;
+  ChangeSet changes;
+};
+
 // Replaces `*blob` with the encoding of `changes`, built in `*body` first. The buffers keep their
 // capacity, so that a caller that reuses them does not allocate (and fault in) fresh memory for
 // every blob. `zstd`, when given, is used and kept for the next call (codecs/packed_bytes.h).

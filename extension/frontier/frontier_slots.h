@@ -35,6 +35,7 @@ enum Slot {
   kReadPartSnapshot,
   kWriteSnapshotPart,
   kReadPartPending,
+  kReadPendingRow,
   kAppendPending,
   kDeletePending,
   kReadNewestLog,

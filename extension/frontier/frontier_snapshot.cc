@@ -170,8 +170,8 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
   // What the rows after `seq` committed, together: the hosts whose rows they rewrote (read
   // once, as they are now), the parts they changed, and the newest counts.
   absl::btree_set<uint32_t> host_ids;
+  std::vector<std::pair<int64_t, std::vector<uint32_t>>> parts_by_seq;
   ChangeSet committed;
-  absl::btree_set<uint32_t> parts;
   bool trimmed = false;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
@@ -189,14 +189,43 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
                                                           expected, " has no state counts"));
       }
       host_ids.insert(changes.host_ids.begin(), changes.host_ids.end());
-      parts.insert(changes.parts.begin(), changes.parts.end());
+      parts_by_seq.emplace_back(expected, std::move(changes.parts));
       committed.counts = changes.counts;
-      sync().Replayed(expected);
     }
   }
   // Another connection trimmed log rows this one never read: the hosts are read again.
   if (trimmed) return LoadAll();
-  if (!committed.counts.has_value()) return absl::OkStatus();
+  if (parts_by_seq.empty()) return absl::OkStatus();
+  // A part held takes in the commits' pending rows, unless one of them was merged away since
+  // (the part is then forgotten, and read again when needed).
+  absl::btree_set<uint32_t> forget;
+  std::vector<CommittedPart> pending;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPendingRow));
+    for (const auto& [row_seq, parts] : parts_by_seq) {
+      for (uint32_t part : parts) {
+        if (!store_.held(part) || forget.contains(part)) {
+          forget.insert(part);
+          continue;
+        }
+        sqlite3_reset(select.get());
+        CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, row_seq)));
+        CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+        if (!row) {
+          forget.insert(part);
+          continue;
+        }
+        absl::Span<const uint8_t> blob = select.ColumnBlob(0);
+        part_files_[part].pending_bytes += static_cast<int64_t>(blob.size());
+        ++part_files_[part].pending_rows;
+        CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
+        pending.push_back({part, std::move(changes)});
+      }
+    }
+  }
+  std::erase_if(pending,
+                [&](const CommittedPart& changed) { return forget.contains(changed.part); });
+  committed.parts.assign(forget.begin(), forget.end());
   std::vector<std::string> names;
   names.reserve(host_ids.size());
   {
@@ -215,10 +244,10 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
     }
   }
   for (size_t i = 0; i < names.size(); ++i) committed.hosts[i].name = names[i];
-  committed.parts.assign(parts.begin(), parts.end());
-  if (absl::Status status = store_.ApplyCommitted(committed); !status.ok()) {
+  if (absl::Status status = store_.ApplyCommitted(committed, pending); !status.ok()) {
     return Corrupt(status);
   }
+  sync().Replayed(parts_by_seq.back().first);
   store_.ClearUndo();
   return absl::OkStatus();
 }

@@ -161,6 +161,25 @@ absl::Status FrontierStore::ReadPart(size_t part) {
   return absl::OkStatus();
 }
 
+absl::Status FrontierStore::CheckChange(size_t part, const UrlChange& change,
+                                        const UrlRecord* current) const {
+  if (change.kind == UrlChangeKind::kDelete) {
+    return current == nullptr ? Inconsistent("deletes an unknown URL", change.fp)
+                              : absl::OkStatus();
+  }
+  const UrlRecord& record = change.record;
+  if (record.host >= hosts_.size()) return Inconsistent("names an unknown host", change.fp);
+  if (hosts_[record.host].part != part) {
+    return Inconsistent(absl::StrCat("lies in part ", part, ", not its host's"), change.fp);
+  }
+  if (change.kind == UrlChangeKind::kNew) {
+    return current != nullptr ? Inconsistent("adds a known URL", change.fp) : absl::OkStatus();
+  }
+  if (current == nullptr) return Inconsistent("updates an unknown URL", change.fp);
+  if (current->host != record.host) return Inconsistent("moves a URL to another host", change.fp);
+  return absl::OkStatus();
+}
+
 absl::Status FrontierStore::ApplyToPart(size_t part, const ChangeSet& changes) {
   if (!changes.hosts.empty() || !changes.parts.empty() || changes.counts.has_value()) {
     return absl::DataLossError(
@@ -169,25 +188,15 @@ absl::Status FrontierStore::ApplyToPart(size_t part, const ChangeSet& changes) {
   SlotHashMap<UrlRecord>& records = parts_[part].records;
   for (const UrlChange& change : changes.urls) {
     UrlRecord* current = records.Find(change.fp);
+    if (absl::Status status = CheckChange(part, change, current); !status.ok()) return status;
     if (change.kind == UrlChangeKind::kDelete) {
-      if (current == nullptr) return Inconsistent("deletes an unknown URL", change.fp);
       records.Erase(change.fp);
-      continue;
-    }
-    const UrlRecord& record = change.record;
-    if (record.host >= hosts_.size()) return Inconsistent("names an unknown host", change.fp);
-    if (hosts_[record.host].part != part) {
-      return Inconsistent(absl::StrCat("lies in part ", part, ", not its host's"), change.fp);
-    }
-    if (change.kind == UrlChangeKind::kUpdate) {
-      if (current == nullptr) return Inconsistent("updates an unknown URL", change.fp);
-      if (current->host != record.host)
-        return Inconsistent("moves a URL to another host", change.fp);
+    } else if (change.kind == UrlChangeKind::kUpdate) {
       const int64_t url_id = current->url_id;
-      *current = record;
+      *current = change.record;
       current->url_id = url_id;
-    } else if (!records.Insert(change.fp, record)) {
-      return Inconsistent("adds a known URL", change.fp);
+    } else {
+      records.Insert(change.fp, change.record);
     }
   }
   return absl::OkStatus();
@@ -704,11 +713,14 @@ void FrontierStore::Reset() {
   cache_bytes_ = cache_bytes;
 }
 
-absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed) {
+absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed,
+                                           absl::Span<const CommittedPart> pending) {
   if (!committed.urls.empty()) {
     return absl::DataLossError("frontier change set: a log row holds URL changes");
   }
   for (uint32_t part : committed.parts) ForgetPart(part);
+  // The hosts first (the changes may name new ones), then the changes to the parts held, then
+  // the hosts' summaries, which those parts must bear out.
   for (const HostChange& change : committed.hosts) {
     if (change.id < hosts_.size()) {
       if (hosts_[change.id].name != change.name) {
@@ -722,16 +734,34 @@ absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed) {
       return absl::DataLossError(absl::StrCat("frontier change set: host ", change.id,
                                               " is out of sequence or a duplicate"));
     }
-    Host& host = hosts_[change.id];
-    // A part is held here only if the commit did not change it: its hosts' records stand.
-    if (parts_[host.part].held && source_ != nullptr && host.summary != change.summary) {
-      return absl::DataLossError(absl::StrCat("frontier change set: host ", host.name,
-                                              " changes records of a part the commit does not "
-                                              "name"));
+  }
+  for (const CommittedPart& changed : pending) {
+    if (!parts_[changed.part].held) continue;
+    for (const UrlChange& change : changed.changes.urls) {
+      const UrlRecord* current = parts_[changed.part].records.Find(change.fp);
+      if (absl::Status status = CheckChange(changed.part, change, current); !status.ok()) {
+        return status;
+      }
+      UrlRecord record = change.record;
+      if (change.kind == UrlChangeKind::kUpdate) record.url_id = current->url_id;
+      SetRecord(changed.part, change.fp, change.kind == UrlChangeKind::kDelete ? nullptr : &record);
     }
+    Part& held = parts_[changed.part];
+    held_bytes_ -= held.bytes;
+    held.bytes = PartBytes(changed.part);
+    held_bytes_ += held.bytes;
+  }
+  for (const HostChange& change : committed.hosts) {
+    Host& host = hosts_[change.id];
     if (change.summary.queued + change.summary.timed > change.summary.size) {
       return absl::DataLossError(
           absl::StrCat("frontier change set: host ", host.name, " has an impossible summary"));
+    }
+    // A part held here took in every change the commits made to it.
+    if (parts_[host.part].held && source_ != nullptr && host.summary != change.summary) {
+      return absl::DataLossError(absl::StrCat("frontier change set: host ", host.name, " holds ",
+                                              Describe(host.summary), " where the commits say ",
+                                              Describe(change.summary)));
     }
     host.settings = change.settings;
     host.summary = change.summary;
@@ -739,6 +769,7 @@ absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed) {
     ListTimed(change.id);
   }
   if (committed.counts.has_value()) state_counts_ = *committed.counts;
+  Evict(kFrontierParts);
   return absl::OkStatus();
 }
 

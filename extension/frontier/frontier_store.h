@@ -155,7 +155,9 @@ struct Host {
   mutable int32_t domain_offset = -1;
 };
 
-struct ChangeSet;  // frontier_changes.h
+struct ChangeSet;      // frontier_changes.h
+struct CommittedPart;  // frontier_changes.h
+struct UrlChange;      // frontier_changes.h
 
 // Where a store reads the parts it does not hold: the table's shadow tables.
 class FrontierPartSource {
@@ -269,11 +271,13 @@ class FrontierStore {
 
   // Loading and catching up with the stored state. Reset forgets every host and part; then
   // ApplyCommitted takes the hosts (post-images with their summaries) and the counts of the
-  // stored state, or of a commit of another connection, whose changed parts it forgets first.
-  // DataLossError when they do not fit (a host renamed or out of sequence, a held part's host
-  // summary that disagrees with the post-image).
+  // stored state, or of commits of other connections: it forgets the parts `committed.parts`
+  // names and applies `pending`, those commits' changes to parts held, in commit order.
+  // DataLossError when they do not fit (a host renamed or out of sequence, a change that does
+  // not fit its part, a held part's host summary that disagrees with the post-image).
   void Reset();
-  absl::Status ApplyCommitted(const ChangeSet& committed);
+  absl::Status ApplyCommitted(const ChangeSet& committed,
+                              absl::Span<const CommittedPart> pending = {});
   // DataLossError unless the hosts' summaries add up to the state counts (after opening).
   absl::Status CheckCounts() const;
   void ForgetPart(size_t part);
@@ -325,6 +329,8 @@ class FrontierStore {
   absl::Status Hold(size_t part);
   absl::Status ReadPart(size_t part);
   absl::Status ApplyToPart(size_t part, const ChangeSet& changes);
+  // Whether `change` fits part `part`, whose record of its fingerprint is `current`.
+  absl::Status CheckChange(size_t part, const UrlChange& change, const UrlRecord* current) const;
   void Drop(size_t part);
   void Evict(size_t keep);
   size_t PartBytes(size_t part) const;

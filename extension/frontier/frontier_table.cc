@@ -138,6 +138,7 @@ std::vector<std::string> FrontierTable::StatementSql() const {
       absl::StrCat("INSERT OR REPLACE INTO ", snapshot, "(part, seq, data) VALUES (?1, ?2, ?3)");
   sql[kReadPartPending] =
       absl::StrCat("SELECT row, data FROM ", pending, " WHERE row BETWEEN ?1 AND ?2 ORDER BY row");
+  sql[kReadPendingRow] = absl::StrCat("SELECT data FROM ", pending, " WHERE row = ?1");
   sql[kAppendPending] = absl::StrCat("INSERT INTO ", pending, "(row, data) VALUES (?1, ?2)");
   sql[kDeletePending] = absl::StrCat("DELETE FROM ", pending, " WHERE row BETWEEN ?1 AND ?2");
   sql[kReadNewestLog] = absl::StrCat("SELECT seq, data FROM ", log, " ORDER BY seq DESC LIMIT 1");

@@ -335,10 +335,17 @@ class TestFile : public FrontierPartSource {
   }
   absl::Status Refuse(absl::Status cause) override { return cause; }
 
+  // What another connection reads of a commit: the log row (decoded) and the change set of
+  // each part it changed, but of a part merged by it, whose pending rows are gone.
+  struct Committed {
+    ChangeSet log;
+    std::vector<CommittedPart> pending;
+  };
+
   // Commits what `writer` changed since its undo log began: a change set for each part it
-  // changed, and every third commit a snapshot of those parts in their place. Returns the log
-  // row, decoded as another connection reads it.
-  ChangeSet Commit(FrontierStore& writer) {
+  // changed, and every third commit a snapshot of those parts in their place.
+  Committed Commit(FrontierStore& writer) {
+    Committed committed;
     ChangeSet changes = writer.ChangesSince(0);
     for (size_t first = 0; first < changes.urls.size();) {
       const size_t part = writer.host(changes.urls[first].record.host).part;
@@ -351,6 +358,8 @@ class TestFile : public FrontierPartSource {
       part_changes.urls.assign(changes.urls.begin() + static_cast<ptrdiff_t>(first),
                                changes.urls.begin() + static_cast<ptrdiff_t>(last));
       parts[part].push_back(Encoded(part_changes));
+      committed.pending.push_back(
+          {static_cast<uint32_t>(part), Ok(DecodeChangeSet(parts[part].back()))});
       first = last;
     }
     ChangeSet log;
@@ -364,9 +373,11 @@ class TestFile : public FrontierPartSource {
         EXPECT_TRUE(writer.PartSnapshot(part, &snapshot).ok());
         parts[part] = {Encoded(snapshot)};
       }
+      committed.pending.clear();
     }
     writer.ClearUndo();
-    return Ok(DecodeChangeSet(blob));
+    committed.log = Ok(DecodeChangeSet(blob));
+    return committed;
   }
 
   std::vector<std::vector<std::vector<uint8_t>>> parts =
@@ -454,14 +465,16 @@ TEST(FrontierStore, UndoRestoresEveryChangeExactly) {
 }
 
 // A writer commits through the rows; a reader takes in each log row (forgetting the parts it
-// names) and reads parts as it needs them, through a cache of nothing; a store opened at the end
-// reads no part to open. All three hold the same state and lease the same URLs.
+// names) and reads parts as it needs them, through a cache of nothing; another, holding every
+// part it read, applies the commits' changes to them instead, but forgets the parts a commit
+// merged; a store opened at the end reads no part to open. All hold the same state and lease
+// the same URLs.
 TEST(FrontierStore, PagedStoresFollowTheWritersCommits) {
   std::vector<std::string> urls = RedditUrls(4000);
   FrontierPolicy policy;
   policy.host_delay_s = 1;
   TestFile file;
-  FrontierStore writer(policy, &file), reader(policy, &file);
+  FrontierStore writer(policy, &file), reader(policy, &file), applier(policy, &file);
   writer.set_cache_bytes(64 << 10);
   reader.set_cache_bytes(0);
   double now = 0;
@@ -475,13 +488,25 @@ TEST(FrontierStore, PagedStoresFollowTheWritersCommits) {
     if (batch % 7 == 3) writer.SetHost("www.youtube.com", 5, 40, now + 20);
     if (batch % 5 == 4) Delete(writer, AllFingerprints(writer)[0]);
     if (batch % 6 == 5) SetPriority(writer, AllFingerprints(writer)[1], -3);
-    ChangeSet log = file.Commit(writer);
-    absl::Status applied = reader.ApplyCommitted(log);
+    TestFile::Committed committed = file.Commit(writer);
+    absl::Status applied = reader.ApplyCommitted(committed.log);
     ASSERT_TRUE(applied.ok()) << applied;
+    ChangeSet merged = committed.log;  // the parts without a pending change set
+    std::erase_if(merged.parts, [&](uint32_t part) {
+      return std::any_of(committed.pending.begin(), committed.pending.end(),
+                         [&](const CommittedPart& changed) { return changed.part == part; });
+    });
+    const size_t held = applier.held_parts();
+    applied = applier.ApplyCommitted(merged, committed.pending);
+    ASSERT_TRUE(applied.ok()) << applied;
+    EXPECT_LE(applier.held_parts(), held);
     if (batch % 10 == 9) {
       EXPECT_EQ(Dump(reader), Dump(writer));
+      EXPECT_EQ(Dump(applier), Dump(writer));
       ExpectConsistent(reader);
+      ExpectConsistent(applier);
       EXPECT_LE(reader.held_parts(), 1u);
+      EXPECT_GT(applier.held_parts(), 100u);
     }
   }
   FrontierStore opened(policy, &file);
@@ -497,12 +522,16 @@ TEST(FrontierStore, PagedStoresFollowTheWritersCommits) {
     for (const auto& l : Lease(writer, 50, 10, at)) expected.push_back(l.fp);
     for (const auto& l : Lease(reader, 50, 10, at)) got.push_back(l.fp);
     for (const auto& l : Lease(opened, 50, 10, at)) got_opened.push_back(l.fp);
+    std::vector<uint64_t> got_applier;
+    for (const auto& l : Lease(applier, 50, 10, at)) got_applier.push_back(l.fp);
+    EXPECT_EQ(got_applier, expected) << at;
     EXPECT_EQ(got, expected) << at;
     EXPECT_EQ(got_opened, expected) << at;
     EXPECT_FALSE(got.empty());
   }
   EXPECT_EQ(Dump(opened), Dump(writer));
   EXPECT_EQ(Dump(reader), Dump(writer));
+  EXPECT_EQ(Dump(applier), Dump(writer));
   ExpectConsistent(opened);
   for (UrlState state : {UrlState::kQueued, UrlState::kWaiting, UrlState::kLeased, UrlState::kDone,
                          UrlState::kRecrawl, UrlState::kFailed}) {
@@ -583,7 +612,7 @@ TEST(FrontierStore, ApplyCommittedRefusesWhatDoesNotFit) {
   TestFile file;
   FrontierStore writer(NoDelay(), &file);
   AddUrl(writer, "http://a.example.com/x");
-  const ChangeSet log = file.Commit(writer);
+  const ChangeSet log = file.Commit(writer).log;
   auto apply = [&](const ChangeSet& changes) {
     FrontierStore reader(NoDelay(), &file);
     return reader.ApplyCommitted(changes).code();

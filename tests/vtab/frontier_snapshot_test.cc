@@ -150,6 +150,38 @@ TEST(FrontierParts, AConnectionLeftBehindTrimmedLogRowsReadsTheHostsAgain) {
   EXPECT_EQ(Rows(writer, kEveryRow), Rows(reader, kEveryRow));
 }
 
+// Two connections crawl in turn: each takes in the other's commits, applying their pending rows
+// to the parts it holds (or forgetting a part a commit merged), and both see the same rows.
+TEST(FrontierParts, ConnectionsTakeInEachOthersCommitsToThePartsTheyHold) {
+  std::string path = TempDbPath("frontier_take_in");
+  SQLite::Database a = Crawl(path);
+  SQLite::Database b = LoadedDb(path);
+  for (int i = 0; i < 600; ++i) {
+    a.exec("SELECT crawl_add('http://h" + std::to_string(i % 40) + ".example/p" +
+           std::to_string(i) + "')");
+  }
+  double now = 1000;
+  for (int step = 0; step < 120; ++step) {
+    SQLite::Database& db = step % 2 == 0 ? b : a;
+    now += 1;
+    std::vector<std::string> leased =
+        Rows(db, "SELECT url FROM crawl_lease(5, 30, " + std::to_string(now) + ") ORDER BY url");
+    db.exec("BEGIN");
+    for (const std::string& url : leased) {
+      db.exec("SELECT crawl_confirm('" + url + "', " + (step % 3 == 0 ? "503" : "200") + ", " +
+              (step % 4 == 0 ? "100" : "0") + ", " + std::to_string(now) + ")");
+      db.exec("SELECT crawl_add('" + url + "x', '" + url + "')");
+    }
+    db.exec("COMMIT");
+    ASSERT_EQ(Rows(a, kEveryRow), Rows(b, kEveryRow)) << step;
+  }
+  EXPECT_GT(Stat(a, "parts_held"), 20);
+  EXPECT_GT(Stat(b, "parts_held"), 20);
+  EXPECT_EQ(One(a, "SELECT crawldb_check()"), "ok");
+  EXPECT_EQ(One(b, "SELECT crawldb_check()"), "ok");
+  EXPECT_GT(Number(a, "SELECT count(*) FROM frontier WHERE state = 'done'"), 100);
+}
+
 // Versions 1 to 4 kept the records whole or in parts by fingerprint; this build's parts are by
 // host. Versions 1 and 2 are refused at open; 3 and 4 at the first statement, with the way out,
 // which works: the table can be dropped and made again.
