@@ -19,6 +19,10 @@ namespace {
 int64_t PendingRow(size_t part, int64_t seq) {
   return (static_cast<int64_t>(part) << kPendingSeqBits) | seq;
 }
+// The largest seq a pending row's rowid holds.
+constexpr int64_t kMaxSeq = (int64_t{1} << kPendingSeqBits) - 1;
+// Reads that a concurrent commit made inconsistent are tried again this many times.
+constexpr int kReadAttempts = FrontierTable::kStaleAttempts;
 // A part's pending change sets are merged into its snapshot once they weigh this much and as
 // much as the snapshot (each record is then rewritten about twice per doubling of its part), or
 // once they are this many rows (so that reading a part reads a bounded number of rows).
@@ -34,33 +38,47 @@ constexpr int64_t kKeptLogRows = 64;
 
 absl::Status FrontierTable::LoadAll() {
   if (stored_format_ < kFrontierFormat) return RefuseOldFormat();
-  CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
-  store_.Reset();
-  part_files_.assign(kFrontierParts, PartFile{});
-  CRAWLDB_RETURN_IF_ERROR(LoadHosts());
-  int64_t seq = 0;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNewestLog));
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (row) {
-      seq = select.ColumnInt64(0);
-      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet newest, Decode(select.ColumnBlob(1)));
-      if (!newest.counts.has_value()) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ", seq,
-                                                          " has no state counts"));
-      }
-      ChangeSet counts;
-      counts.counts = newest.counts;
-      if (absl::Status status = store_.ApplyCommitted(counts); !status.ok()) {
-        return Corrupt(status);
+  // The hosts and the newest log row (the counts) must be of the same commit: outside a
+  // transaction another one may land between the reads, which are then made again.
+  for (int attempt = 1;; ++attempt) {
+    CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
+    store_.Reset();
+    part_files_.assign(kFrontierParts, PartFile{});
+    int64_t seq = 0;
+    ChangeSet counts;
+    {
+      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNewestLog));
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (row) {
+        seq = select.ColumnInt64(0);
+        CRAWLDB_ASSIGN_OR_RETURN(ChangeSet newest, Decode(select.ColumnBlob(1)));
+        if (!newest.counts.has_value()) {
+          return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ", seq,
+                                                            " has no state counts"));
+        }
+        counts.counts = newest.counts;
       }
     }
+    CRAWLDB_RETURN_IF_ERROR(LoadHosts());
+    CRAWLDB_ASSIGN_OR_RETURN(int64_t newest, NewestSeq());
+    if (newest != seq) {
+      if (attempt == kReadAttempts) return Busy();
+      continue;
+    }
+    if (absl::Status status = store_.ApplyCommitted(counts); !status.ok()) return Corrupt(status);
+    if (absl::Status status = store_.CheckCounts(); !status.ok()) return Corrupt(status);
+    sync().Loaded(generation);
+    sync().Replayed(seq);
+    store_.ClearUndo();
+    return absl::OkStatus();
   }
-  if (absl::Status status = store_.CheckCounts(); !status.ok()) return Corrupt(status);
-  sync().Loaded(generation);
-  sync().Replayed(seq);
-  store_.ClearUndo();
-  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::Busy() const {
+  return absl::UnavailableError(
+      absl::StrCat("crawldb_frontier: table '", name(),
+                   "' kept changing while it was read; run the statement again, or inside "
+                   "BEGIN … COMMIT"));
 }
 
 absl::StatusOr<ChangeSet> FrontierTable::Decode(absl::Span<const uint8_t> blob) {
@@ -131,42 +149,69 @@ absl::Status FrontierTable::LoadHosts() {
 
 absl::Status FrontierTable::ReadPart(size_t part,
                                      const std::function<absl::Status(const ChangeSet&)>& apply) {
+  // The part as of the last commit this connection read (its hosts are as of that commit): the
+  // rows committed since are taken in by the next catch-up, as for any part held. A snapshot
+  // newer than that commit no longer tells the part as it was: the caller catches up first.
+  const int64_t as_of = sync().last_seq();
   PartFile file;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPartSnapshot));
-    CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPart));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part, 0)));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(3, PendingRow(part + 1, 0) - 1));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(4, PendingRow(0, kMaxSeq)));
+  while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (row) {
-      file.snapshot_seq = select.ColumnInt64(0);
-      absl::Span<const uint8_t> blob = select.ColumnBlob(1);
+    if (!row) break;
+    const bool snapshot = select.ColumnInt64(0) == 0;
+    const int64_t row_seq = select.ColumnInt64(1);
+    absl::Span<const uint8_t> blob = select.ColumnBlob(2);
+    if (snapshot) {
+      if (row_seq > as_of) return StalePart(part);
+      file.snapshot_seq = row_seq;
       file.snapshot_bytes = static_cast<int64_t>(blob.size());
-      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet records, Decode(blob));
-      for (const UrlChange& change : records.urls) {
+    } else if (row_seq <= file.snapshot_seq || row_seq > as_of) {
+      continue;  // merged into the snapshot, or not read yet
+    } else {
+      file.pending_bytes += static_cast<int64_t>(blob.size());
+      ++file.pending_rows;
+    }
+    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
+    if (snapshot) {
+      for (const UrlChange& change : changes.urls) {
         if (change.kind != UrlChangeKind::kNew) {
           return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
                                                             part, " holds a change"));
         }
       }
-      if (absl::Status status = apply(records); !status.ok()) return Corrupt(status);
     }
-  }
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPartPending));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, file.snapshot_seq + 1)));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part + 1, 0) - 1));
-  while (true) {
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
-    absl::Span<const uint8_t> blob = select.ColumnBlob(1);
-    file.pending_bytes += static_cast<int64_t>(blob.size());
-    ++file.pending_rows;
-    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
     if (absl::Status status = apply(changes); !status.ok()) return Corrupt(status);
   }
   part_files_[part] = file;
   return absl::OkStatus();
 }
 
+absl::Status FrontierTable::StalePart(size_t part) const {
+  return absl::AbortedError(absl::StrCat("crawldb_frontier: table '", name(), "': part ", part,
+                                         " was merged by a commit this connection has not read"));
+}
+
+absl::StatusOr<int64_t> FrontierTable::NewestSeq() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kNewestSeq));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  return row ? select.ColumnInt64(0) : 0;
+}
+
 absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
+  // Outside a transaction another commit may land between the reads below: they are then made
+  // again, as nothing is applied before all of them agree.
+  for (int attempt = 1;; ++attempt) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool consistent, TryReplayLogSince(seq));
+    if (consistent) return absl::OkStatus();
+    if (attempt == kReadAttempts) return Busy();
+  }
+}
+
+absl::StatusOr<bool> FrontierTable::TryReplayLogSince(int64_t seq) {
   // What the rows after `seq` committed, together: the hosts whose rows they rewrote (read
   // once, as they are now), the parts they changed, and the newest counts.
   absl::btree_set<uint32_t> host_ids;
@@ -194,12 +239,16 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
     }
   }
   // Another connection trimmed log rows this one never read: the hosts are read again.
-  if (trimmed) return LoadAll();
-  if (parts_by_seq.empty()) return absl::OkStatus();
+  if (trimmed) {
+    CRAWLDB_RETURN_IF_ERROR(LoadAll());
+    return true;
+  }
+  if (parts_by_seq.empty()) return true;
   // A part held takes in the commits' pending rows, unless one of them was merged away since
   // (the part is then forgotten, and read again when needed).
   absl::btree_set<uint32_t> forget;
   std::vector<CommittedPart> pending;
+  std::vector<int64_t> pending_bytes;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPendingRow));
     for (const auto& [row_seq, parts] : parts_by_seq) {
@@ -216,16 +265,12 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
           continue;
         }
         absl::Span<const uint8_t> blob = select.ColumnBlob(0);
-        part_files_[part].pending_bytes += static_cast<int64_t>(blob.size());
-        ++part_files_[part].pending_rows;
+        pending_bytes.push_back(static_cast<int64_t>(blob.size()));
         CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
         pending.push_back({part, std::move(changes)});
       }
     }
   }
-  std::erase_if(pending,
-                [&](const CommittedPart& changed) { return forget.contains(changed.part); });
-  committed.parts.assign(forget.begin(), forget.end());
   std::vector<std::string> names;
   names.reserve(host_ids.size());
   {
@@ -243,13 +288,24 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
       sqlite3_reset(select.get());
     }
   }
+  const int64_t last = parts_by_seq.back().first;
+  CRAWLDB_ASSIGN_OR_RETURN(int64_t newest, NewestSeq());
+  if (newest != last) return false;  // a commit landed meanwhile
   for (size_t i = 0; i < names.size(); ++i) committed.hosts[i].name = names[i];
+  for (size_t i = 0; i < pending.size(); ++i) {
+    if (forget.contains(pending[i].part)) continue;
+    part_files_[pending[i].part].pending_bytes += pending_bytes[i];
+    ++part_files_[pending[i].part].pending_rows;
+  }
+  std::erase_if(pending,
+                [&](const CommittedPart& changed) { return forget.contains(changed.part); });
+  committed.parts.assign(forget.begin(), forget.end());
   if (absl::Status status = store_.ApplyCommitted(committed, pending); !status.ok()) {
     return Corrupt(status);
   }
-  sync().Replayed(parts_by_seq.back().first);
+  sync().Replayed(last);
   store_.ClearUndo();
-  return absl::OkStatus();
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,9 +30,10 @@ double AfterDelay(double now, double delay) {
 }
 
 std::string Describe(const HostSummary& summary) {
-  return absl::StrCat(summary.size, " URLs, ", summary.queued, " queued (best fp ",
-                      identity::FingerprintToSql(summary.best.fp), "), ", summary.timed,
-                      " timed (first due ", summary.first_due, ")");
+  const QueueKey& best = summary.best;
+  return absl::StrCat(summary.size, " URLs, ", summary.queued, " queued (best depth ", best.depth,
+                      " priority ", best.priority, " fp ", identity::FingerprintToSql(best.fp),
+                      "), ", summary.timed, " timed (first due ", summary.first_due, ")");
 }
 
 }  // namespace
@@ -649,6 +650,7 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
     uint32_t part;
     uint32_t host;
     bool existed;
+    int64_t url_id;  // the record's id in `urls` at the mark, when it existed
   };
   absl::flat_hash_map<uint64_t, Touched> touched;    // fp → its first change since the mark
   std::vector<std::pair<uint32_t, uint64_t>> order;  // (part, fp) in order of first change
@@ -663,7 +665,8 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
     if (!entry.existed) {
       if (const UrlRecord* now = parts_[entry.part].records.Find(entry.fp)) host = now->host;
     }
-    if (touched.emplace(entry.fp, Touched{entry.part, host, entry.existed}).second) {
+    if (touched.emplace(entry.fp, Touched{entry.part, host, entry.existed, entry.record.url_id})
+            .second) {
       order.push_back({entry.part, entry.fp});
     }
   }
@@ -677,9 +680,16 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
       UrlChange change{fp, UrlChangeKind::kDelete, {}};
       change.record.host = first.host;
       changes.urls.push_back(change);
+    } else if (first.existed && record->url_id == first.url_id) {
+      changes.urls.push_back({fp, UrlChangeKind::kUpdate, *record});
     } else {
-      changes.urls.push_back(
-          {fp, first.existed ? UrlChangeKind::kUpdate : UrlChangeKind::kNew, *record});
+      // New, or deleted and added again under another id in `urls` (an update keeps the id).
+      if (first.existed) {
+        UrlChange drop{fp, UrlChangeKind::kDelete, {}};
+        drop.record.host = first.host;
+        changes.urls.push_back(drop);
+      }
+      changes.urls.push_back({fp, UrlChangeKind::kNew, *record});
     }
     hosts.insert(changes.urls.back().record.host);
     if (changes.parts.empty() || changes.parts.back() != first.part) {

@@ -133,11 +133,14 @@ std::vector<std::string> FrontierTable::StatementSql() const {
       "(id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
       "best_priority, best_fp, timed, first_due) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-  sql[kReadPartSnapshot] = absl::StrCat("SELECT seq, data FROM ", snapshot, " WHERE part = ?1");
+  // A part's snapshot (kind 0) and its pending rows (kind 1), by seq, read in one statement so
+  // that no commit comes in between.
+  sql[kReadPart] = absl::StrCat("SELECT 0 AS kind, seq, data FROM ", snapshot,
+                                " WHERE part = ?1 UNION ALL SELECT 1, row & ?4, data FROM ",
+                                pending, " WHERE row BETWEEN ?2 AND ?3 ORDER BY 1, 2");
+  sql[kNewestSeq] = absl::StrCat("SELECT coalesce(max(seq), 0) FROM ", log);
   sql[kWriteSnapshotPart] =
       absl::StrCat("INSERT OR REPLACE INTO ", snapshot, "(part, seq, data) VALUES (?1, ?2, ?3)");
-  sql[kReadPartPending] =
-      absl::StrCat("SELECT row, data FROM ", pending, " WHERE row BETWEEN ?1 AND ?2 ORDER BY row");
   sql[kReadPendingRow] = absl::StrCat("SELECT data FROM ", pending, " WHERE row = ?1");
   sql[kAppendPending] = absl::StrCat("INSERT INTO ", pending, "(row, data) VALUES (?1, ?2)");
   sql[kDeletePending] = absl::StrCat("DELETE FROM ", pending, " WHERE row BETWEEN ?1 AND ?2");
@@ -297,6 +300,18 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
 }
 
 absl::Status FrontierTable::CheckStore(std::vector<std::string>* found) {
+  // Outside a transaction a part read may meet a commit this connection has not read yet.
+  const size_t before = found->size();
+  for (int attempt = 1;; ++attempt) {
+    absl::Status status = TryCheckStore(found);
+    if (!IsStale(status)) return status;
+    if (attempt == kStaleAttempts) return Busy();
+    found->resize(before);
+    CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  }
+}
+
+absl::Status FrontierTable::TryCheckStore(std::vector<std::string>* found) {
   CRAWLDB_RETURN_IF_ERROR(store_.Check(found));
   // Rows of a part that holds no host cannot be reached.
   {
@@ -345,13 +360,14 @@ absl::Status FrontierTable::RenumberIds(absl::string_view urls_table,
                                         absl::Span<const int64_t> old_to_new) {
   if (!absl::EqualsIgnoreCase(urls_table, urls_name_)) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  // The parts are renumbered in memory as they are written: this connection reads everything
+  // again at its next statement whatever happens, as it may take no part in the statement's
+  // transaction (the urls optimize is what runs) and would not see a rollback.
+  sync().RequireReload();
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
   CRAWLDB_RETURN_IF_ERROR(Checkpoint(old_to_new));
-  // Other connections read everything again; so does this one at its next statement, as it
-  // may take no part in the statement's transaction (the urls optimize is what runs).
-  CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
-  sync().RequireReload();
-  return absl::OkStatus();
+  // Other connections read everything again too.
+  return sync().BumpGeneration();
 }
 
 absl::Status RegisterFrontier(sqlite3* db, Connection* connection) {

@@ -167,6 +167,9 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   };
   absl::StatusOr<AddPlan> PlanAdd(const identity::NormalizedUrl& url,
                                   const identity::NormalizedUrl* parent);
+  // Statements that read parts outside a transaction catch up and try again this many times
+  // when a part was merged by a commit they had not read (StalePart).
+  static constexpr int kStaleAttempts = 16;
 
   // What crawl_add hands its 'add' command row, by pointer (sqlite3_bind_pointer, type
   // kAddRequestType, in the hidden column `request`): the URL and its parent normalised once and
@@ -205,8 +208,11 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
                 int stored_format);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
+  absl::Status TryCheckStore(std::vector<std::string>* found);
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
+  absl::StatusOr<AddPlan> TryPlanAdd(const identity::NormalizedUrl& url,
+                                     const identity::NormalizedUrl* parent);
   absl::Status CommandAdd(sqlite3_value** columns);
   // An add planned and not refused: records the link (in <t>_links unless link_in_outlinks),
   // then queues a new URL.
@@ -239,6 +245,17 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   absl::Status ReadPart(size_t part,
                         const std::function<absl::Status(const ChangeSet&)>& apply) override;
   absl::Status Refuse(absl::Status cause) override { return Corrupt(cause); }
+  // AbortedError: part `part` was merged by a commit this connection has not read (a read
+  // outside a transaction); the caller catches up and tries again.
+  absl::Status StalePart(size_t part) const;
+  static bool IsStale(const absl::Status& status) {
+    return status.code() == absl::StatusCode::kAborted;
+  }
+  // UnavailableError: reads outside a transaction kept meeting new commits.
+  absl::Status Busy() const;
+  absl::StatusOr<int64_t> NewestSeq();
+  // One catch-up; false when a commit landed during its reads (nothing was applied then).
+  absl::StatusOr<bool> TryReplayLogSince(int64_t seq);
   // Appends part_changes_ as part `part`'s pending row of commit `seq`, then merges the part
   // when its pending rows outweigh its snapshot.
   absl::Status WritePending(size_t part, int64_t seq);

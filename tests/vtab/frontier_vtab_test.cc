@@ -433,8 +433,7 @@ TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
     EXPECT_EQ(One(db, "SELECT count(*) FROM frontier WHERE state = 'leased'"), "100");
     db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
     EXPECT_EQ(One(db, "SELECT count(*) FROM frontier_log"), "1");  // the newest: the counts
-    EXPECT_EQ(One(other, "SELECT count(*) FROM frontier WHERE state = 'leased'"),
-              "100");  // reloaded
+    EXPECT_EQ(One(other, "SELECT count(*) FROM frontier WHERE state = 'leased'"), "100");
     EXPECT_EQ(One(other,
                   "SELECT crawl_confirm(url, 200, NULL, 1001) FROM frontier WHERE state = 'leased' "
                   "LIMIT 1"),
