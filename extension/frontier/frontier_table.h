@@ -76,8 +76,15 @@
 // and rewrites the touched hosts' rows; rollback and rollback-to-savepoint undo in memory; xBegin
 // takes the write lock and catches up. Other connections catch up at the start of each statement
 // through the data version, reading only the log rows they have not read: they read the rows of
-// the hosts named and forget the parts named (a connection whose next row was trimmed reads
-// every host again).
+// the hosts named, apply the pending rows of those commits to the parts named that they hold,
+// and forget a part whose pending row a later merge removed (a connection whose next row was
+// trimmed reads every host again).
+//
+// Reads outside a transaction (a statement such as SELECT crawl_add(?) names no table, so it
+// holds no read transaction) may meet commits between them. So each read is one statement, or
+// is checked against the newest log seq and made again: a part is read as of the last commit
+// the connection read (the pending rows after it come with the next catch-up), and a part
+// merged by a newer commit makes the statement catch up and read again (StalePart).
 //
 // Paging. Opening a table reads its hosts and the newest log row, nothing of any part; a part is
 // read (its snapshot and its pending rows) when a statement reaches one of its hosts' records,
