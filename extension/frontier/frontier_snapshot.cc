@@ -51,6 +51,11 @@ absl::Status FrontierTable::LoadAll() {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (row) {
         seq = select.ColumnInt64(0);
+        if (seq < 1 || seq > kMaxSeq) {
+          return CorruptError(kFrontierModule,
+                              absl::StrCat("table '", name(), "': log row ", seq,
+                                           " is out of range (1 to ", kMaxSeq, ")"));
+        }
         CRAWLDB_ASSIGN_OR_RETURN(ChangeSet newest, Decode(select.ColumnBlob(1)));
         if (!newest.counts.has_value()) {
           return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ", seq,
@@ -166,6 +171,10 @@ absl::Status FrontierTable::ReadPart(size_t part,
     const int64_t row_seq = select.ColumnInt64(1);
     absl::Span<const uint8_t> blob = select.ColumnBlob(2);
     if (snapshot) {
+      if (row_seq < 0) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
+                                                          part, " has seq ", row_seq));
+      }
       if (row_seq > as_of) return StalePart(part);
       file.snapshot_seq = row_seq;
       file.snapshot_bytes = static_cast<int64_t>(blob.size());
