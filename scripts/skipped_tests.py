@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Lists the tests that the last ctest run in BUILD_DIR skipped, each with its reason, from
+"""Lists the tests that the last ctest run in BUILD_DIR skipped, by reason, from
 BUILD_DIR/Testing/Temporary/LastTest.log. ctest itself names the skipped GoogleTest cases
 without their reasons, and cannot see a skipped case inside a Python test file (one ctest test
 per file). scripts/test.sh prints this after the tests.
@@ -11,9 +11,11 @@ import os
 import re
 import sys
 
-TEST_START = re.compile(r"^\d+/\d+ Testing: (\S+)$", re.MULTILINE)
-# GoogleTest: "<file>:<line>: Skipped" then the message, up to "[  SKIPPED ]".
-GTEST_SKIP = re.compile(r": Skipped\n(.*?)\n\[  SKIPPED \]", re.DOTALL)
+# A test's name may hold spaces: "Suite/Test.Case/Param  # GetParam() = ...".
+TEST_START = re.compile(r"^\d+/\d+ Testing: (.+)$", re.MULTILINE)
+# GoogleTest: "<file>:<line>: Skipped" then the message, up to a SCOPED_TRACE's "Google Test
+# trace:" or "[  SKIPPED ]".
+GTEST_SKIP = re.compile(r": Skipped\n(.*?)\n(?:Google Test trace:|\[  SKIPPED \])", re.DOTALL)
 # unittest -v: "test_name (module.Class.test_name) ... skipped 'message'".
 UNITTEST_SKIP = re.compile(r"^(\w+) \([\w.]+\) \.\.\. skipped '(.*)'$", re.MULTILINE)
 
@@ -42,9 +44,14 @@ def main(argv):
     if not found:
         print("No test was skipped.")
         return 0
-    print(f"Skipped ({len(found)}):")
-    for test, reason in sorted(found):
-        print(f"  {test}: {reason}")
+    by_reason = {}
+    for test, reason in found:
+        by_reason.setdefault(reason, []).append(test)
+    print(f"Skipped: {len(found)} tests")
+    for reason in sorted(by_reason):
+        print(f"  {reason} ({len(by_reason[reason])}):")
+        for test in sorted(by_reason[reason]):
+            print(f"    {test}")
     return 0
 
 
