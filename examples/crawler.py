@@ -121,8 +121,8 @@ def parse_args(argv):
                         help="the crawldb module (default: ./build/release/crawldb)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     parser.add_argument("--batch", type=int, default=8,
-                        help="URLs a worker leases, visits side by side and confirms at a time"
-                             " (default: 8)")
+                        help="URLs a worker leases and confirms at a time, visiting their hosts"
+                             " side by side (default: 8)")
     parser.add_argument("--parser", choices=page_links.PARSERS, default=page_links.DEFAULT_PARSER,
                         help=f"HTML parser (default: {page_links.DEFAULT_PARSER})")
     parser.add_argument("--max-depth", type=int, default=0,
