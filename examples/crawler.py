@@ -223,7 +223,14 @@ def open_database(args):
 
 def frontier_counts(db):
     """The frontier's counts (queued, leased, done, failed, ...) from crawldb_stats()."""
-    stats = json.loads(db.execute("SELECT crawldb_stats()").fetchone()[0])
+    # In a transaction of its own: crawldb_stats() reads several shadow tables, and a SELECT that
+    # names no table holds no read transaction, so each read could see another worker commit
+    # (crawldb then reports the tables damaged).
+    db.execute("BEGIN")
+    try:
+        stats = json.loads(db.execute("SELECT crawldb_stats()").fetchone()[0])
+    finally:
+        db.execute("COMMIT")
     return next(table for table in stats["tables"] if table["table"] == "frontier")
 
 
