@@ -1,12 +1,16 @@
 -- Questions an analyst asks of a crawl, as plain SQL over urls / outlinks / inlinks.
--- Run after loading a crawl (examples/quickstart.sh loads the Wikispeedia sample):
+-- Run it on a crawl (scripts/quickstart.sh leaves one in build/quickstart/crawl.db):
 --   sqlite3 crawl.db '.load ./build/release/crawldb' '.read examples/analysis.sql'
--- Parameters (.parameter set): :page, a URL; :host, a host name. Defaults below.
+-- Parameters (.parameter set, before the .read): :page, a URL (default: the most linked page);
+-- :host, a host name (default: the host of :page).
 .headers on
 .mode column --wrap 100
 .parameter init
 INSERT OR IGNORE INTO temp.sqlite_parameters VALUES
-  (':page', 'https://en.wikipedia.org/wiki/Bede'), (':host', 'en.wikipedia.org');
+  (':page', (SELECT u.url FROM inlinks AS i JOIN urls AS u ON u.id = i.dst
+              GROUP BY i.dst ORDER BY count(*) DESC, u.url LIMIT 1));
+INSERT OR IGNORE INTO temp.sqlite_parameters
+  SELECT ':host', url_host(value) FROM temp.sqlite_parameters WHERE key = ':page';
 
 .print 1. The most linked pages (inlinks decodes one list per page; the GROUP BY scans them all)
 SELECT u.url, count(*) AS inlinks

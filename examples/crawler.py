@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A polite web crawler whose whole state is one SQLite file, through crawldb.
 
-Standard library only; run it with Debian's /usr/bin/python3 (other Python builds may not be able
-to load SQLite extensions). Build crawldb first (README.md), then:
+Standard library only, and lxml when it is installed (Debian's python3-lxml: pages are parsed five
+times faster); run it with Debian's /usr/bin/python3 (other Python builds may not be able to load
+SQLite extensions). Build crawldb first (README.md), then:
 
     # crawl one site, at most 3 links deep, one request per host every 2 seconds
     /usr/bin/python3 examples/crawler.py --db crawl.db --same-host --max-depth 3 \\
@@ -11,6 +12,10 @@ to load SQLite extensions). Build crawldb first (README.md), then:
     # four worker processes sharing the database, stop after 1000 pages, keep a fetch log
     /usr/bin/python3 examples/crawler.py --db crawl.db --workers 4 --max-pages 1000 \\
         --log fetches.jsonl https://www.example.org/
+
+    # a site of your own, as fast as it goes: no host delay, 16 URLs leased at a time
+    /usr/bin/python3 examples/crawler.py --db crawl.db --workers 4 --batch 16 --host-delay 0 \\
+        --same-host http://127.0.0.1:8000/
 
     # Ctrl-C stops; the same command (seeds may be left out) resumes where it stopped
     /usr/bin/python3 examples/crawler.py --db crawl.db
@@ -23,18 +28,27 @@ to load SQLite extensions). Build crawldb first (README.md), then:
 
 How it works. The database holds crawldb's four tables (sql/crawldb.sql): `urls`, `frontier`,
 `outlinks` and `inlinks`. Each worker process repeats:
-  1. lease one URL: SELECT url FROM crawl_lease(1, <lease seconds>), in its own BEGIN IMMEDIATE
-     transaction. The frontier hands out each host's URLs shallowest first, one per host delay
-     at most, and never the same URL to two workers while its lease lasts;
-  2. check robots.txt (urllib.robotparser; fetched once per origin and worker, kept for a day). A
-     disallowed URL is not fetched; a Crawl-delay raises the host's delay (crawl_host_set);
-  3. fetch it with urllib. Redirects are not followed: the Location becomes a link of the page;
-  4. parse the links of a text/html page of at most --max-bytes with html.parser: the href of <a>
-     and <link>, resolved against the page (or its <base>), without the fragment, http(s) only,
-     limited to the allowed hosts;
-  5. in one transaction: crawl_add(link, page) for each link (crawl_add normalises the URL, queues
-     it when new and records the link page -> link in `outlinks`), then crawl_confirm(page,
-     status).
+  1. lease a batch of --batch URLs: SELECT url FROM crawl_lease(<batch>, <lease seconds>), in its
+     own BEGIN IMMEDIATE transaction. The frontier hands out each host's URLs shallowest first,
+     one per host delay at most (so with a host delay, a batch holds each host once), and never
+     the same URL to two workers while its lease lasts;
+  2. visit the batch: its hosts side by side, a thread each, and the URLs of a host one after
+     another. With a host delay, each host comes once in a batch, so every request leaves right
+     after its lease, as the delay counts from the lease; without one, a host still gets at most
+     one request per worker at a time. For each URL:
+     a. check robots.txt (urllib.robotparser; fetched once per origin and worker, kept for a
+        day). A disallowed URL is not fetched; a Crawl-delay raises the host's delay
+        (crawl_host_set);
+     b. fetch it with urllib. Redirects are not followed: the Location becomes a link of
+        the page;
+     c. parse the links of a text/html page of at most --max-bytes (page_links.py: lxml, or
+        html.parser without it): the href of <a> and <link>, resolved against the page (or its
+        <base>), without the fragment, http(s) only, limited to the allowed hosts;
+  3. in one transaction for the batch, for each page: crawl_add(link, page) for each link
+     (crawl_add normalises the URL, queues it when new and records the link page -> link in
+     `outlinks`), then crawl_confirm(page, status).
+At the end the crawler prints the pages per second of the run and how the workers' time splits
+between fetching (robots.txt and pages), parsing and crawldb (the lease and record transactions).
 The status given to crawl_confirm, kept in frontier.status:
      100..599  the HTTP status of the response;
      0         not fetched, robots.txt disallows it (SKIPPED_BY_ROBOTS);
@@ -46,17 +60,20 @@ and gives up after max_attempts (table option, default 3).
 Depth: crawl_add gives a link to a page of the same registrable domain the page's depth + 1 and
 any other link depth 1 (frontier_functions.h); --max-depth refuses deeper URLs.
 
-Stopping and resuming. Ctrl-C: each worker finishes the page in hand and stops; a second Ctrl-C
+Stopping and resuming. Ctrl-C: each worker finishes the batch in hand and stops; a second Ctrl-C
 stops the workers at once (a URL leased and not confirmed is leased again after its lease
-expires, so it may be fetched twice). A worker killed in any other way loses only its lease, in
-the same way. Everything is in the database, so the same command resumes. The crawl ends when no
-URL is queued or leased (a URL waiting for a retry counts as queued).
+expires, so the pages of the batch in hand may be fetched twice). A worker killed in any other way
+loses only its leases, in the same way. Everything is in the database, so the same command
+resumes. Commits are not synced to disk (WAL with synchronous=NORMAL): a power cut may undo the
+last few, whose pages are then leased and fetched again; the file stays consistent. The crawl
+ends when no URL is queued or leased (a URL waiting for a retry counts as queued).
 
 --max-depth, --host-delay and --lease become table options when the database is created and are
 kept by it; later runs only use --lease for their own leases and --host-delay as the least
 delay of a host with a Crawl-delay. --same-host allows the hosts of the seeds given on the
 command line, so give them again when resuming. Each request should end well within a lease:
---timeout must be at most a quarter of --lease.
+--timeout must be at most a quarter of --lease (a batch takes about one request's time, as its
+requests run side by side).
 
 --log FILE appends one JSON line per event, for the tests and for debugging:
     {"event": "fetch", "url": ..., "leased_at": <unix s, the frontier's clock at the lease>,
@@ -66,7 +83,8 @@ command line, so give them again when resuming. Each request should end well wit
 """
 
 import argparse
-import html.parser
+import collections
+import concurrent.futures
 import http.client
 import json
 import multiprocessing
@@ -74,11 +92,14 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import urllib.robotparser
+
+import page_links
 
 SKIPPED_BY_ROBOTS = 0
 NETWORK_ERROR = -1
@@ -99,6 +120,11 @@ def parse_args(argv):
     parser.add_argument("--extension", default="./build/release/crawldb",
                         help="the crawldb module (default: ./build/release/crawldb)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    parser.add_argument("--batch", type=int, default=8,
+                        help="URLs a worker leases and confirms at a time, visiting their hosts"
+                             " side by side (default: 8)")
+    parser.add_argument("--parser", choices=page_links.PARSERS, default=page_links.DEFAULT_PARSER,
+                        help=f"HTML parser (default: {page_links.DEFAULT_PARSER})")
     parser.add_argument("--max-depth", type=int, default=0,
                         help="deepest depth crawled, 0 = unlimited (table option; default 0)")
     parser.add_argument("--host-delay", type=float, default=1.0,
@@ -121,6 +147,8 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if not 1 <= args.batch <= 1000:
+        parser.error("--batch must be from 1 to 1000")
     if args.lease < 1 or args.timeout <= 0 or args.timeout * 4 > args.lease:
         parser.error("--timeout must be positive and at most a quarter of --lease")
     allowed = {host.lower() for host in args.allow_host}
@@ -135,11 +163,13 @@ def parse_args(argv):
 # --- The database -------------------------------------------------------------------------------
 
 def connect(args):
-    # timeout= is SQLite's busy_timeout: wait this long for another process's write lock.
-    db = sqlite3.connect(args.db, timeout=30, isolation_level=None)
+    # timeout= is SQLite's busy_timeout: wait this long for another process's write lock. A
+    # worker's visit threads use its connection too (crawl_host_set), under the worker's lock.
+    db = sqlite3.connect(args.db, timeout=30, isolation_level=None, check_same_thread=False)
     db.enable_load_extension(True)
     db.load_extension(args.extension)
     db.enable_load_extension(False)
+    db.execute("PRAGMA synchronous = NORMAL")  # in WAL mode: commits are not synced (docstring)
     return db
 
 
@@ -193,7 +223,14 @@ def open_database(args):
 
 def frontier_counts(db):
     """The frontier's counts (queued, leased, done, failed, ...) from crawldb_stats()."""
-    stats = json.loads(db.execute("SELECT crawldb_stats()").fetchone()[0])
+    # In a transaction of its own: crawldb_stats() reads several shadow tables, and a SELECT that
+    # names no table holds no read transaction, so each read could see another worker commit
+    # (crawldb then reports the tables damaged).
+    db.execute("BEGIN")
+    try:
+        stats = json.loads(db.execute("SELECT crawldb_stats()").fetchone()[0])
+    finally:
+        db.execute("COMMIT")
     return next(table for table in stats["tables"] if table["table"] == "frontier")
 
 
@@ -232,34 +269,6 @@ def read_at_most(response, max_bytes):
         return None
     body = response.read(max_bytes + 1)
     return body if len(body) <= max_bytes else None
-
-
-def resolve(base, href):
-    """href resolved against base, without its fragment; None when it cannot be parsed."""
-    try:
-        return urllib.parse.urldefrag(urllib.parse.urljoin(base, href.strip())).url
-    except ValueError:  # e.g. a malformed IPv6 host
-        return None
-
-
-class LinkParser(html.parser.HTMLParser):
-    """Collects the href of every <a> and <link>, resolved against the page's URL (or its <base
-    href>), without the fragment, in document order."""
-
-    def __init__(self, page_url):
-        super().__init__(convert_charrefs=True)
-        self.base = page_url
-        self.links = []
-
-    def handle_starttag(self, tag, attrs):
-        href = dict(attrs).get("href")
-        url = resolve(self.base, href) if href is not None else None
-        if url is None:
-            return
-        if tag == "base":
-            self.base = url
-        elif tag in ("a", "link"):
-            self.links.append(url)
 
 
 def followed(links, allowed_hosts):
@@ -312,32 +321,29 @@ class Fetcher:
         return rules, True
 
     def fetch_page(self, url):
-        """GETs url. Returns (status, links): the links of a text/html page of at most --max-bytes,
-        or the Location of a redirect; no links for anything else."""
+        """GETs url. Returns (status, text, links): text is the HTML of a text/html page of at most
+        --max-bytes, else None; links holds the Location of a redirect."""
         status, response = http_get(self.page_opener, url, self.args.user_agent, self.args.timeout)
         if response is None:
-            return status, []
+            return status, None, []
         with response:
             if status in REDIRECTS:
                 location = response.headers.get("Location")
-                target = resolve(url, location) if location else None
-                return status, [target] if target else []
+                target = page_links.resolve(url, location) if location else None
+                return status, None, [target] if target else []
             if not (200 <= status < 300 and response.headers.get_content_type() in HTML_TYPES):
-                return status, []
+                return status, None, []
             try:
                 body = read_at_most(response, self.args.max_bytes)
             except (http.client.HTTPException, OSError):
-                return NETWORK_ERROR, []
+                return NETWORK_ERROR, None, []
             if body is None:
-                return status, []
+                return status, None, []
             try:
                 text = body.decode(response.headers.get_content_charset() or "utf-8", "replace")
             except LookupError:  # a charset Python does not know
                 text = body.decode("utf-8", "replace")
-            parser = LinkParser(url)
-            parser.feed(text)
-            parser.close()
-            return status, parser.links
+            return status, text, []
 
 
 # --- The workers --------------------------------------------------------------------------------
@@ -354,87 +360,187 @@ class FetchLog:
             os.write(self.fd, (json.dumps(event) + "\n").encode())
 
 
-def visit(db, fetcher, url, leased_at, log):
-    """Fetches one leased URL under robots.txt. Returns (status, links)."""
-    args = fetcher.args
-    rules, fresh = fetcher.robots_rules(url)
-    if rules is None:
-        return NETWORK_ERROR, []
-    if not rules.can_fetch(args.user_agent, url):
-        return SKIPPED_BY_ROBOTS, []
-    if fresh and rules.crawl_delay(args.user_agent):
-        # From now on the host's delay is its Crawl-delay, counted from the request made now.
-        delay = max(float(rules.crawl_delay(args.user_agent)), args.host_delay)
-        write_transaction(db, lambda: db.execute(
-            "SELECT crawl_host_set(url_host(?), ?, NULL, ?)", (url, delay, time.time() + delay)))
-    log.write(event="fetch", url=url, leased_at=leased_at)
-    status, links = fetcher.fetch_page(url)
-    return status, followed(links, args.allowed_hosts)
+class Totals:
+    """What the workers did, shared between processes: pages visited, errors among them, and the
+    seconds spent fetching, parsing and in crawldb (summed over the visit threads)."""
+
+    def __init__(self):
+        self.pages = multiprocessing.Value("q", 0)
+        self.errors = multiprocessing.Value("q", 0)
+        self.seconds = multiprocessing.Array("d", 3)
+
+    def add(self, pages, errors, seconds):
+        with self.pages.get_lock():
+            self.pages.value += pages
+        with self.errors.get_lock():
+            self.errors.value += errors
+        with self.seconds.get_lock():
+            for kind, value in enumerate(seconds):
+                self.seconds[kind] += value
 
 
-def record(db, url, status, links):
-    """Adds the page's links and confirms it. Returns crawl_confirm's answer (1: it was leased)."""
-    for link in links:
-        db.execute("SELECT crawl_add(?, ?)", (link, url))
-    return db.execute("SELECT crawl_confirm(?, ?)", (url, status)).fetchone()[0]
+# What visiting one URL gave: the status for crawl_confirm, the links to add, and the seconds
+# spent fetching (robots.txt and the page), parsing and in crawldb (crawl_host_set).
+Visit = collections.namedtuple("Visit", "status links fetching parsing crawldb")
 
 
-def worker(args, stop, pages, errors):
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent turns Ctrl-C into `stop`
-    db = connect(args)
-    fetcher = Fetcher(args)
-    log = FetchLog(args.log)
-    lease_sql = "SELECT url, lease_until FROM crawl_lease(1, ?)"
-    try:
-        while not stop.is_set() and not (args.max_pages and pages.value >= args.max_pages):
-            leased = write_transaction(db, lambda: db.execute(lease_sql, (args.lease,)).fetchone())
-            if leased is None:
-                if not work_pending(db):
+class Worker:
+    """One worker process: leases a batch, visits it (its hosts side by side), records it in one
+    transaction."""
+
+    def __init__(self, args):
+        self.args = args
+        self.db = connect(args)
+        self.db_lock = threading.Lock()  # the visit threads' crawl_host_set
+        self.fetcher = Fetcher(args)
+        self.log = FetchLog(args.log)
+        self.threads = concurrent.futures.ThreadPoolExecutor(args.batch)
+
+    def lease(self, count):
+        """[(url, lease_until, host)] of up to count URLs."""
+        sql = "SELECT url, lease_until, url_host(url) FROM crawl_lease(?, ?)"
+        return write_transaction(self.db, lambda: self.db.execute(
+            sql, (count, self.args.lease)).fetchall())
+
+    def visit_batch(self, leased):
+        """Visits the leased URLs, the hosts side by side (a thread each) and the URLs of a host one
+        after another. Returns the visits in lease order."""
+        by_host = {}
+        for url, lease_until, host in leased:
+            by_host.setdefault(host, []).append((url, lease_until - self.args.lease))
+        hosts = list(by_host.values())
+
+        def visit_host(rows):
+            return [self.visit(url, leased_at) for url, leased_at in rows]
+
+        done = [visit_host(hosts[0])] if len(hosts) == 1 else self.threads.map(visit_host, hosts)
+        visits = {url: visit for rows, results in zip(hosts, done)
+                  for (url, _), visit in zip(rows, results)}
+        return [visits[url] for url, _, _ in leased]
+
+    def visit(self, url, leased_at):
+        """Fetches one leased URL under robots.txt and parses it, in its host's thread. Returns a
+        Visit."""
+        args = self.args
+        started = time.perf_counter()
+        rules, fresh = self.fetcher.robots_rules(url)
+        if rules is None:
+            return Visit(NETWORK_ERROR, [], time.perf_counter() - started, 0.0, 0.0)
+        if not rules.can_fetch(args.user_agent, url):
+            return Visit(SKIPPED_BY_ROBOTS, [], time.perf_counter() - started, 0.0, 0.0)
+        crawldb = 0.0
+        if fresh and rules.crawl_delay(args.user_agent):
+            # From now on the host's delay is its Crawl-delay, counted from the request made now.
+            delay = max(float(rules.crawl_delay(args.user_agent)), args.host_delay)
+            begun = time.perf_counter()
+            with self.db_lock:
+                write_transaction(self.db, lambda: self.db.execute(
+                    "SELECT crawl_host_set(url_host(?), ?, NULL, ?)",
+                    (url, delay, time.time() + delay)))
+            crawldb = time.perf_counter() - begun
+        self.log.write(event="fetch", url=url, leased_at=leased_at)
+        status, text, links = self.fetcher.fetch_page(url)
+        fetched = time.perf_counter()
+        if text is not None:
+            links = page_links.links(url, text, args.parser)
+        links = followed(links, args.allowed_hosts)
+        parsed = time.perf_counter()
+        return Visit(status, links, fetched - started - crawldb, parsed - fetched, crawldb)
+
+    def record(self, pages):
+        """Adds the links of each (url, status, links) and confirms it. Returns crawl_confirm's
+        answers (1: it was leased)."""
+        confirmed = []
+        for url, status, links in pages:
+            for link in links:
+                self.db.execute("SELECT crawl_add(?, ?)", (link, url))
+            confirmed.append(
+                self.db.execute("SELECT crawl_confirm(?, ?)", (url, status)).fetchone()[0])
+        return confirmed
+
+    def run(self, stop, totals):
+        args = self.args
+        while not stop.is_set():
+            wanted = args.batch
+            if args.max_pages:
+                wanted = min(wanted, args.max_pages - totals.pages.value)
+                if wanted <= 0:
+                    return
+            begun = time.perf_counter()
+            leased = self.lease(wanted)
+            if not leased:
+                if not work_pending(self.db):
                     return  # the crawl is over
                 time.sleep(IDLE_SECONDS)
                 continue
-            url, lease_until = leased
-            status, links = visit(db, fetcher, url, lease_until - args.lease, log)
-            confirmed = write_transaction(db, lambda: record(db, url, status, links))
-            log.write(event="confirm", url=url, status=status, links=len(links),
-                      confirmed=bool(confirmed))
-            with pages.get_lock():
-                pages.value += 1
-            if status < 0 or status >= 500 or status == 429:
-                with errors.get_lock():
-                    errors.value += 1
+            crawldb = time.perf_counter() - begun
+            visits = self.visit_batch(leased)
+            pages = [(url, visit.status, visit.links) for (url, _, _), visit in zip(leased, visits)]
+            begun = time.perf_counter()
+            confirmed = write_transaction(self.db, lambda: self.record(pages))
+            crawldb += time.perf_counter() - begun
+            for (url, status, links), answer in zip(pages, confirmed):
+                self.log.write(event="confirm", url=url, status=status, links=len(links),
+                               confirmed=bool(answer))
+            errors = sum(1 for visit in visits
+                         if visit.status < 0 or visit.status >= 500 or visit.status == 429)
+            totals.add(len(pages), errors, [sum(visit.fetching for visit in visits),
+                                            sum(visit.parsing for visit in visits),
+                                            crawldb + sum(visit.crawldb for visit in visits)])
+
+    def close(self):
+        self.threads.shutdown()
+        self.db.close()
+
+
+def worker(args, stop, totals):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent turns Ctrl-C into `stop`
+    crawler = Worker(args)
+    try:
+        crawler.run(stop, totals)
     finally:
-        db.close()
+        crawler.close()
 
 
-def print_progress(db, started, pages, errors):
+def print_progress(db, started, totals):
     counts = frontier_counts(db)
-    rate = pages.value / max(time.time() - started, 1e-9)
-    print(f"pages {counts['done'] + counts['failed']} ({pages.value} this run, {rate:.1f}/s), "
-          f"queue {counts['queued']}, leased {counts['leased']}, errors {errors.value}",
+    pages = totals.pages.value
+    rate = pages / max(time.time() - started, 1e-9)
+    print(f"pages {counts['done'] + counts['failed']} ({pages} this run, {rate:.1f}/s), "
+          f"queue {counts['queued']}, leased {counts['leased']}, errors {totals.errors.value}",
           file=sys.stderr, flush=True)
+
+
+def print_summary(args, seconds, totals):
+    """Pages per second of the run and the split of the workers' time."""
+    spent = list(totals.seconds)
+    busy = max(sum(spent), 1e-9)
+    shares = ", ".join(f"{name} {100 * value / busy:.0f}%"
+                       for name, value in zip(("fetching", "parsing", "crawldb"), spent))
+    print(f"{totals.pages.value} pages in {seconds:.2f} s: {totals.pages.value / seconds:.1f}"
+          f" pages/s ({args.workers} workers, batch {args.batch}, {args.parser}); time in the"
+          f" workers: {shares}", file=sys.stderr, flush=True)
 
 
 def main(argv=None):
     args = parse_args(argv)
     open_database(args).close()
     stop = multiprocessing.Event()
-    pages = multiprocessing.Value("q", 0)
-    errors = multiprocessing.Value("q", 0)
-    workers = [multiprocessing.Process(target=worker, args=(args, stop, pages, errors),
+    totals = Totals()
+    workers = [multiprocessing.Process(target=worker, args=(args, stop, totals),
                                        name=f"worker-{number}")
                for number in range(1, args.workers + 1)]
+    started = time.time()
     for process in workers:
         process.start()
     db = connect(args)  # for the progress line; opened after the fork, so no child shares it
-    started = time.time()
     next_progress = started + PROGRESS_SECONDS
     reported = set()
     while any(process.is_alive() for process in workers):
         try:
-            time.sleep(0.2)
+            time.sleep(0.05)
             if time.time() >= next_progress:
-                print_progress(db, started, pages, errors)
+                print_progress(db, started, totals)
                 next_progress += PROGRESS_SECONDS
         except KeyboardInterrupt:
             if stop.is_set():
@@ -443,14 +549,16 @@ def main(argv=None):
                 for process in workers:
                     process.terminate()
             else:
-                print("stopping after the pages in hand (Ctrl-C again: now)", file=sys.stderr)
+                print("stopping after the batches in hand (Ctrl-C again: now)", file=sys.stderr)
                 stop.set()
         for process in workers:
             if process.exitcode not in (None, 0) and process.name not in reported:
                 reported.add(process.name)
                 print(f"{process.name} (pid {process.pid}) ended with exit code"
                       f" {process.exitcode}", file=sys.stderr)
-    print_progress(db, started, pages, errors)
+    seconds = time.time() - started
+    print_progress(db, started, totals)
+    print_summary(args, seconds, totals)
     finished = not work_pending(db)
     db.close()
     if stop.is_set():
@@ -458,7 +566,7 @@ def main(argv=None):
         return 130
     if finished:
         print("crawl finished", file=sys.stderr)
-    elif args.max_pages and pages.value >= args.max_pages:
+    elif args.max_pages and totals.pages.value >= args.max_pages:
         print(f"stopped after --max-pages {args.max_pages}", file=sys.stderr)
     return 1 if reported else 0
 

@@ -9,7 +9,8 @@ packages=(
   libsqlite3-dev sqlite3
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev libsqlitecpp-dev
   libxxhash-dev liburiparser-dev libpsl-dev libidn2-dev libzstd-dev
-  python3.11-doc  # the real site tests/python/test_crawl.py crawls
+  python3.11-doc  # the site the quickstart and tests/python/test_crawl.py crawl
+  python3-lxml    # examples/crawler.py's fast HTML parser (html.parser without it)
 )
 
 missing=()

@@ -21,6 +21,7 @@
 #include "codecs/link3.h"
 #include "codecs/little_endian.h"
 #include "gtest/gtest.h"
+#include "tests/shared_data.h"
 
 namespace crawldb::codecs {
 namespace {
@@ -559,18 +560,9 @@ TEST(LinkCodecs, CorruptionEndsInDataLossOrAValidGraph) {
 // ---------------------------------------------------------------------------------------------
 // The real graph: cnr-2000 (LAW), 325,557 nodes and 3,216,152 arcs, and its transpose.
 
-// Reads `src<TAB>dst` lines through xz; fails the test if the file is missing.
+// Reads `src<TAB>dst` lines through xz; a missing file ends the test (tests/shared_data.h).
 absl::StatusOr<AdjacencyLists> ReadCnr2000() {
-  const char* dir = std::getenv("CRAWLDB_SHARED_DATA");
-  if (dir == nullptr || *dir == '\0') {
-    return absl::NotFoundError("CRAWLDB_SHARED_DATA is not set; CTest sets it (run through ctest)");
-  }
-  const std::string path = std::string(dir) + "/cnr-2000/cnr-2000.arcs.tsv.xz";
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    std::fclose(f);
-  } else {
-    return absl::NotFoundError(absl::StrCat("missing ", path));
-  }
+  const std::string path = ::crawldb::testing::SharedDataPath("cnr-2000/cnr-2000.arcs.tsv.xz");
   FILE* pipe = popen(("xz -dc '" + path + "'").c_str(), "r");
   if (pipe == nullptr) return absl::InternalError(absl::StrCat("cannot run xz -dc ", path));
   std::vector<Arc> arcs;

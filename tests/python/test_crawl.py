@@ -8,18 +8,20 @@ Three sites, each served by `python3 -m http.server` on its own loopback address
 The copies get a few cross-host links, all to the index page of another site, so that every site
 has one page of depth 1 (see "Why the expected result is exact" below).
 
-The crawl runs with 2 workers. Once 150 pages are confirmed, one worker is stopped in the middle of
-a page (it has logged the fetch, not the confirm) and SIGKILLed; the crawl goes on, then gets the
-SIGINT of a Ctrl-C and stops (exit 130); a second run of the same command resumes and finishes.
+The crawl runs with 2 workers, each leasing 4 URLs at a time (--batch 4) and visiting them side by
+side. Once 150 pages are confirmed, one worker is stopped in the middle of a batch (it has logged a
+fetch, not the batch's confirms) and SIGKILLed; the crawl goes on, then gets the SIGINT of a Ctrl-C
+and stops (exit 130); a second run of the same command resumes and finishes.
 
 What is checked, against a model computed from the served files (the test's own parser, the
 http.server rules, robots.txt, crawl_add's depth rule; URLs normalised by url_normalize):
   - the frontier holds exactly the URLs within max_depth of the seed, each `done` with its depth
     and status (200, 404, or 0 when robots.txt disallows it);
   - fetched once: every page the model fetches was requested exactly once (the servers' access
-    logs), no other page was requested, except the page the killed worker had fetched and not
-    confirmed: it is requested exactly twice, the second time under a lease taken after the
-    first lease expired. Every URL is confirmed once (the crawler's --log);
+    logs), no other page was requested, except the pages the killed worker had fetched and not
+    confirmed: each is requested at most twice and fetched twice by the crawler's --log, the
+    second time under a lease taken after the first lease expired. Every URL is confirmed once
+    (the crawler's --log);
   - politeness: per host, two leases are at least the host's delay apart (0.05 s; 1 s for the
     host with a Crawl-delay, whose requests are also 1 s apart, less 0.2 s of slack);
   - outlinks (joined with urls) holds only links parsed from the fetched pages, and every such
@@ -63,6 +65,7 @@ CRAWL_DELAY = 1.0  # robots.txt of 127.0.0.3
 LEASE = 8          # seconds: the killed worker's URL is leased again after this
 TIMEOUT = 2        # HTTP timeout, at most LEASE / 4
 MAX_BYTES = 1_000_000  # contents.html and genindex-all.html are larger: fetched, not parsed
+BATCH = 4          # URLs a worker leases at a time
 SKIPPED_BY_ROBOTS = 0  # the crawler's status for a URL robots.txt disallows
 KILL_AFTER = 150   # confirmed pages before a worker is killed
 SIGINT_AFTER = 30  # more confirmed pages before the Ctrl-C
@@ -265,9 +268,9 @@ class CrawlTest(unittest.TestCase):
 
     def crawler(self, seeds):
         command = [sys.executable, CRAWLER, "--db", self.db_path, "--extension", EXTENSION,
-                   "--workers", "2", "--max-depth", str(MAX_DEPTH), "--host-delay",
-                   str(HOST_DELAY), "--lease", str(LEASE), "--timeout", str(TIMEOUT),
-                   "--max-bytes", str(MAX_BYTES), "--log", self.log_path]
+                   "--workers", "2", "--batch", str(BATCH), "--max-depth", str(MAX_DEPTH),
+                   "--host-delay", str(HOST_DELAY), "--lease", str(LEASE), "--timeout",
+                   str(TIMEOUT), "--max-bytes", str(MAX_BYTES), "--log", self.log_path]
         for host in HOSTS:
             command += ["--allow-host", host]
         process = subprocess.Popen(command + seeds, stdout=subprocess.PIPE,
@@ -288,7 +291,8 @@ class CrawlTest(unittest.TestCase):
         return [event for event in read_log(self.log_path) if event["event"] == "confirm"]
 
     def kill_a_worker_mid_page(self):
-        """SIGKILLs a worker that has fetched a page and not confirmed it. Returns its pid."""
+        """SIGKILLs a worker that has fetched a page of its batch, and confirmed none of the batch.
+        Returns its pid."""
         deadline = time.time() + 60
         while time.time() < deadline:
             pids = {event["worker"] for event in read_log(self.log_path)}
@@ -365,15 +369,20 @@ class CrawlTest(unittest.TestCase):
         fetched = {url for url in depth if self.status_of(url) != SKIPPED_BY_ROBOTS}
         requests = self.requests()
         self.assertEqual(set(requests), fetched)
-        # The killed worker's page: its last event is the fetch (it was stopped there).
-        lost = [e for e in events if e["worker"] == victim][-1]
-        self.assertEqual(lost["event"], "fetch")
+        # The killed worker's pages: those it fetched after its last confirm (it was stopped in
+        # the middle of that batch).
+        mine = [e for e in events if e["worker"] == victim]
+        self.assertEqual(mine[-1]["event"], "fetch")
+        confirms = [n for n, e in enumerate(mine) if e["event"] == "confirm"]
+        lost = {e["url"] for e in mine[confirms[-1] + 1 if confirms else 0:]}
+        self.assertLessEqual(len(lost), BATCH)
         twice = {url: n for url, n in requests.items() if n != 1}
-        self.assertLessEqual(set(twice), {lost["url"]})
+        self.assertLessEqual(set(twice), lost)
         self.assertLessEqual(set(twice.values()), {2})
-        fetches = [e for e in events if e["event"] == "fetch" and e["url"] == lost["url"]]
-        self.assertEqual(len(fetches), 2)
-        self.assertGreaterEqual(fetches[1]["leased_at"], fetches[0]["leased_at"] + LEASE - 1e-6)
+        for url in lost:
+            fetches = [e for e in events if e["event"] == "fetch" and e["url"] == url]
+            self.assertEqual(len(fetches), 2, url)
+            self.assertGreaterEqual(fetches[1]["leased_at"], fetches[0]["leased_at"] + LEASE - 1e-6)
         # Every URL confirmed once, by a worker that held its lease.
         confirms = collections.Counter(e["url"] for e in events if e["event"] == "confirm")
         self.assertEqual(dict(confirms), {url: 1 for url in depth})
@@ -412,6 +421,66 @@ class CrawlTest(unittest.TestCase):
         self.assertEqual(transposed, set(db.execute("SELECT src, dst FROM outlinks")))
         print(f"links: {len(recorded)} recorded, {len(parsed - recorded)} refused by the depth "
               f"rule", file=sys.stderr)
+
+
+class BatchTest(unittest.TestCase):
+    """--batch: a worker leases BATCH_SIZE URLs at a time and confirms them together; the crawler
+    ends with pages/s and the split of its time."""
+
+    PAGES = 40  # index.html links to the 39 others
+    BATCH_SIZE = 5
+
+    def test_leases_and_confirms_in_batches(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        site = os.path.join(folder.name, "site")
+        os.mkdir(site)
+        names = [f"p{n}.html" for n in range(1, self.PAGES)]
+        with open(os.path.join(site, "index.html"), "w") as page:
+            page.write("".join(f'<a href="{name}">{name}</a>' for name in names))
+        for name in names:
+            with open(os.path.join(site, name), "w") as page:
+                page.write('<a href="index.html">home</a>')
+        port = free_port(HOSTS[0])
+        server = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", HOSTS[0],
+                                   "--directory", site, str(port)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(server.wait)
+        self.addCleanup(server.terminate)
+        wait_for(lambda: CrawlTest.accepts(HOSTS[0], port), 20, "http.server")
+        log_path = os.path.join(folder.name, "fetches.jsonl")
+        crawl = subprocess.run(
+            [sys.executable, CRAWLER, "--db", os.path.join(folder.name, "crawl.db"),
+             "--extension", EXTENSION, "--workers", "1", "--batch", str(self.BATCH_SIZE),
+             "--host-delay", "0", "--same-host", "--log", log_path,
+             f"http://{HOSTS[0]}:{port}/index.html"],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(crawl.returncode, 0, crawl.stderr)
+        self.assertIn("crawl finished", crawl.stderr)
+
+        events = read_log(log_path)
+        fetches = [e for e in events if e["event"] == "fetch"]
+        self.assertEqual(len(fetches), self.PAGES)
+        # One lease for the seed, then leases of BATCH_SIZE URLs (the last one: what is left).
+        batches = collections.Counter(e["leased_at"] for e in fetches)
+        sizes = [batches[leased_at] for leased_at in sorted(batches)]
+        self.assertEqual(sizes, [1] + [5] * 7 + [4])
+        # Each batch is confirmed in one go, after all its pages were fetched.
+        for leased_at in batches:
+            urls = {e["url"] for e in fetches if e["leased_at"] == leased_at}
+            last_fetch = max(n for n, e in enumerate(events)
+                             if e["event"] == "fetch" and e["url"] in urls)
+            confirms = [n for n, e in enumerate(events)
+                        if e["event"] == "confirm" and e["url"] in urls]
+            self.assertEqual(len(confirms), len(urls))
+            self.assertGreater(min(confirms), last_fetch)
+
+        summary = re.search(r"^(\d+) pages in [\d.]+ s: [\d.]+ pages/s \(1 workers, batch 5, "
+                            r"(lxml|html\.parser)\); time in the workers: fetching (\d+)%, "
+                            r"parsing (\d+)%, crawldb (\d+)%$", crawl.stderr, re.MULTILINE)
+        self.assertIsNotNone(summary, crawl.stderr)
+        self.assertEqual(int(summary.group(1)), self.PAGES)
+        self.assertIn(sum(int(summary.group(n)) for n in (3, 4, 5)), (99, 100, 101))
 
 
 if __name__ == "__main__":

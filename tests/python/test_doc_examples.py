@@ -9,8 +9,8 @@ The convention (also stated in docs/sql.md, "Examples in these docs"):
 - `-- → RESULT` after a statement pins the first row it returns, its columns joined by '|'
   (NULL shown as NULL); `-- → (no rows)` pins an empty result; `-- → error: MESSAGE` pins the
   error the statement fails with. A statement without a pin must simply succeed.
-- `examples/data/wikispeedia.links` (shipped xz-compressed; `xz -dk examples/data/wikispeedia.links.xz`
-  makes it) is replaced, in statements and pins, by a decompressed copy in a temporary directory.
+- `sample.links` is replaced, in statements and pins, by the links file of examples/sample_links.py
+  written to a temporary directory.
 - `<!-- not run: REASON -->` on the line before a block skips it (used sparingly).
 - Relative paths in a block are relative to the repository root.
 - Each block runs on a database file, and each query (a SELECT or WITH statement) also runs in a
@@ -19,18 +19,21 @@ The convention (also stated in docs/sql.md, "Examples in these docs"):
   (CONNECTION_STATE) run in the block's connection only.
 """
 
-import lzma
 import os
 import pathlib
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 import unittest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples"))
+import sample_links  # noqa: E402 (found through the line above)
+
 EXTENSION = os.environ.get("CRAWLDB_EXTENSION", str(ROOT / "build" / "release" / "crawldb"))
-LINKS_PLACEHOLDER = "examples/data/wikispeedia.links"
+LINKS_PLACEHOLDER = "sample.links"
 PIN = re.compile(r"\s*--\s*→\s?(.*)$")
 SKIP = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
 QUERY = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
@@ -77,10 +80,9 @@ class DocExamplesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.temp = tempfile.TemporaryDirectory()
-        cls.links_path = os.path.join(cls.temp.name, "wikispeedia.links")
-        with lzma.open(ROOT / (LINKS_PLACEHOLDER + ".xz")) as source, \
-                open(cls.links_path, "wb") as target:
-            target.write(source.read())
+        cls.links_path = os.path.join(cls.temp.name, "sample.links")
+        with open(cls.links_path, "w", encoding="utf-8") as target:
+            target.write(sample_links.text())
         cls.cwd = os.getcwd()
         os.chdir(ROOT)
 

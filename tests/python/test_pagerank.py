@@ -5,9 +5,10 @@ import sqlite3
 import tempfile
 import unittest
 
+from shared_data import shared_data_path
+
 EXTENSION = os.environ["CRAWLDB_EXTENSION"]
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-DATA = os.environ.get("CRAWLDB_SHARED_DATA") or os.path.join(ROOT, "..", "shared", "data")
 WIKI = "https://en.wikipedia.org/wiki/"
 
 
@@ -22,7 +23,7 @@ def connect():
 def read_links():
     """The (source article, destination article) pairs of links.tsv, in file order."""
     links = []
-    with lzma.open(os.path.join(DATA, "wikispeedia", "links.tsv.xz"), "rt", encoding="utf-8") as f:
+    with lzma.open(shared_data_path("wikispeedia/links.tsv.xz"), "rt", encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
             if line and not line.startswith("#"):
