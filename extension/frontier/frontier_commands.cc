@@ -147,13 +147,13 @@ absl::Status FrontierTable::RunCommand(absl::string_view command, sqlite3_value*
 
 absl::StatusOr<FrontierTable::AddPlan> FrontierTable::PlanAdd(
     const identity::NormalizedUrl& url, const identity::NormalizedUrl* parent) {
-  // Outside a transaction a part read may meet a commit this connection has not read yet.
-  for (int attempt = 1;; ++attempt) {
-    absl::StatusOr<AddPlan> plan = TryPlanAdd(url, parent);
-    if (plan.ok() || !IsStale(plan.status())) return plan;
-    if (attempt == kStaleAttempts) return Busy();
-    CRAWLDB_RETURN_IF_ERROR(CatchUp());
-  }
+  AddPlan plan;
+  CRAWLDB_RETURN_IF_ERROR(RetryStale([&] {
+    absl::StatusOr<AddPlan> tried = TryPlanAdd(url, parent);
+    if (tried.ok()) plan = *std::move(tried);
+    return tried.status();
+  }));
+  return plan;
 }
 
 absl::StatusOr<FrontierTable::AddPlan> FrontierTable::TryPlanAdd(

@@ -299,16 +299,21 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
       store_.held_parts(), store_.MemoryBytes());
 }
 
-absl::Status FrontierTable::CheckStore(std::vector<std::string>* found) {
-  // Outside a transaction a part read may meet a commit this connection has not read yet.
-  const size_t before = found->size();
+absl::Status FrontierTable::RetryStale(const std::function<absl::Status()>& read) {
   for (int attempt = 1;; ++attempt) {
-    absl::Status status = TryCheckStore(found);
+    absl::Status status = read();
     if (!IsStale(status)) return status;
     if (attempt == kStaleAttempts) return Busy();
-    found->resize(before);
     CRAWLDB_RETURN_IF_ERROR(CatchUp());
   }
+}
+
+absl::Status FrontierTable::CheckStore(std::vector<std::string>* found) {
+  const size_t before = found->size();
+  return RetryStale([&] {
+    found->resize(before);  // what a stale try found
+    return TryCheckStore(found);
+  });
 }
 
 absl::Status FrontierTable::TryCheckStore(std::vector<std::string>* found) {

@@ -258,6 +258,10 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   static bool IsStale(const absl::Status& status) {
     return status.code() == absl::StatusCode::kAborted;
   }
+  // Runs `read` (a statement's reads of parts, which outside a transaction may meet a commit
+  // this connection has not read yet) again after a catch-up while it is stale, at most
+  // kStaleAttempts times; then Busy().
+  absl::Status RetryStale(const std::function<absl::Status()>& read);
   // UnavailableError: reads outside a transaction kept meeting new commits.
   absl::Status Busy() const;
   absl::StatusOr<int64_t> NewestSeq();
