@@ -11,11 +11,6 @@
 namespace crawldb::frontier {
 namespace {
 
-absl::string_view Name(UrlState state) {
-  std::string_view name = StateName(state);
-  return {name.data(), name.size()};
-}
-
 absl::Status Inconsistent(std::string_view what, uint64_t fp) {
   return absl::DataLossError(
       absl::StrCat("frontier change set: ", absl::string_view(what.data(), what.size()), " (fp ",
@@ -29,14 +24,14 @@ double AfterDelay(double now, double delay) {
   return at - now < delay ? std::nextafter(at, INFINITY) : at;
 }
 
-std::string Describe(const HostSummary& summary) {
+}  // namespace
+
+std::string DescribeSummary(const HostSummary& summary) {
   const QueueKey& best = summary.best;
   return absl::StrCat(summary.size, " URLs, ", summary.queued, " queued (best depth ", best.depth,
                       " priority ", best.priority, " fp ", identity::FingerprintToSql(best.fp),
                       "), ", summary.timed, " timed (first due ", summary.first_due, ")");
 }
-
-}  // namespace
 
 std::string_view StateName(UrlState state) {
   switch (state) {
@@ -152,8 +147,8 @@ absl::Status FrontierStore::ReadPart(size_t part) {
     const Host& host = hosts_[read.hosts[i]];
     if (derived[i] != host.summary) {
       return Damaged(absl::StrCat("frontier part ", part, ": host ", host.name, " holds ",
-                                  Describe(derived[i]), " where its summary says ",
-                                  Describe(host.summary)));
+                                  DescribeSummary(derived[i]), " where its summary says ",
+                                  DescribeSummary(host.summary)));
     }
   }
   read.bytes = PartBytes(part);
@@ -639,273 +634,6 @@ void FrontierStore::ClearUndo() {
   }
   dirty_parts_.clear();
   Evict(kFrontierParts);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Change sets.
-
-ChangeSet FrontierStore::ChangesSince(size_t mark) const {
-  ChangeSet changes;
-  struct Touched {
-    uint32_t part;
-    uint32_t host;
-    bool existed;
-    int64_t url_id;  // the record's id in `urls` at the mark, when it existed
-  };
-  absl::flat_hash_map<uint64_t, Touched> touched;    // fp → its first change since the mark
-  std::vector<std::pair<uint32_t, uint64_t>> order;  // (part, fp) in order of first change
-  absl::btree_set<uint32_t> hosts;
-  for (size_t i = mark; i < undo_.size(); ++i) {
-    const UndoEntry& entry = undo_[i];
-    if (entry.kind != UndoEntry::Kind::kUrl) {
-      hosts.insert(entry.host);
-      continue;
-    }
-    uint32_t host = entry.existed ? entry.record.host : 0;
-    if (!entry.existed) {
-      if (const UrlRecord* now = parts_[entry.part].records.Find(entry.fp)) host = now->host;
-    }
-    if (touched.emplace(entry.fp, Touched{entry.part, host, entry.existed, entry.record.url_id})
-            .second) {
-      order.push_back({entry.part, entry.fp});
-    }
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [part, fp] : order) {
-    const Touched& first = touched.find(fp)->second;
-    const UrlRecord* record = parts_[first.part].records.Find(fp);
-    if (record == nullptr) {
-      if (!first.existed) continue;  // added and dropped again
-      UrlChange change{fp, UrlChangeKind::kDelete, {}};
-      change.record.host = first.host;
-      changes.urls.push_back(change);
-    } else if (first.existed && record->url_id == first.url_id) {
-      changes.urls.push_back({fp, UrlChangeKind::kUpdate, *record});
-    } else {
-      // New, or deleted and added again under another id in `urls` (an update keeps the id).
-      if (first.existed) {
-        UrlChange drop{fp, UrlChangeKind::kDelete, {}};
-        drop.record.host = first.host;
-        changes.urls.push_back(drop);
-      }
-      changes.urls.push_back({fp, UrlChangeKind::kNew, *record});
-    }
-    hosts.insert(changes.urls.back().record.host);
-    if (changes.parts.empty() || changes.parts.back() != first.part) {
-      changes.parts.push_back(first.part);
-    }
-  }
-  for (uint32_t id : hosts) {
-    if (id < hosts_.size()) {
-      changes.hosts.push_back({id, hosts_[id].name, hosts_[id].settings, hosts_[id].summary});
-    }
-  }
-  if (!changes.empty()) changes.counts = state_counts_;
-  return changes;
-}
-
-absl::Status FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) {
-  if (absl::Status status = Hold(part); !status.ok()) return status;
-  changes->hosts.clear();
-  changes->urls.clear();
-  changes->parts.clear();
-  changes->counts.reset();
-  parts_[part].records.ForEach([&](uint64_t fp, const UrlRecord& record) {
-    changes->urls.push_back({fp, UrlChangeKind::kNew, record});
-  });
-  return absl::OkStatus();
-}
-
-void FrontierStore::Reset() {
-  const size_t cache_bytes = cache_bytes_;
-  *this = FrontierStore(policy_, source_);
-  cache_bytes_ = cache_bytes;
-}
-
-absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed,
-                                           absl::Span<const CommittedPart> pending) {
-  if (!committed.urls.empty()) {
-    return absl::DataLossError("frontier change set: a log row holds URL changes");
-  }
-  for (uint32_t part : committed.parts) ForgetPart(part);
-  // The hosts first (the changes may name new ones), then the changes to the parts held, then
-  // the hosts' summaries, which those parts must bear out.
-  for (const HostChange& change : committed.hosts) {
-    if (change.id < hosts_.size()) {
-      if (hosts_[change.id].name != change.name) {
-        return absl::DataLossError(
-            absl::StrCat("frontier change set: host ", change.id, " changes its name"));
-      }
-    } else if (change.id == hosts_.size() &&
-               !host_ids_.contains(absl::string_view(change.name.data(), change.name.size()))) {
-      CreateHost(change.name);
-    } else {
-      return absl::DataLossError(absl::StrCat("frontier change set: host ", change.id,
-                                              " is out of sequence or a duplicate"));
-    }
-  }
-  for (const CommittedPart& changed : pending) {
-    if (!parts_[changed.part].held) continue;
-    for (const UrlChange& change : changed.changes.urls) {
-      const UrlRecord* current = parts_[changed.part].records.Find(change.fp);
-      if (absl::Status status = CheckChange(changed.part, change, current); !status.ok()) {
-        return status;
-      }
-      UrlRecord record = change.record;
-      if (change.kind == UrlChangeKind::kUpdate) record.url_id = current->url_id;
-      SetRecord(changed.part, change.fp, change.kind == UrlChangeKind::kDelete ? nullptr : &record);
-    }
-    Part& held = parts_[changed.part];
-    held_bytes_ -= held.bytes;
-    held.bytes = PartBytes(changed.part);
-    held_bytes_ += held.bytes;
-  }
-  for (const HostChange& change : committed.hosts) {
-    Host& host = hosts_[change.id];
-    if (change.summary.queued + change.summary.timed > change.summary.size) {
-      return absl::DataLossError(
-          absl::StrCat("frontier change set: host ", host.name, " has an impossible summary"));
-    }
-    // A part held here took in every change the commits made to it.
-    if (parts_[host.part].held && source_ != nullptr && host.summary != change.summary) {
-      return absl::DataLossError(absl::StrCat("frontier change set: host ", host.name, " holds ",
-                                              Describe(host.summary), " where the commits say ",
-                                              Describe(change.summary)));
-    }
-    host.settings = change.settings;
-    host.summary = change.summary;
-    Place(change.id);
-    ListTimed(change.id);
-  }
-  if (committed.counts.has_value()) state_counts_ = *committed.counts;
-  Evict(kFrontierParts);
-  return absl::OkStatus();
-}
-
-absl::Status FrontierStore::CheckCounts() const {
-  HostSummary total;
-  for (const Host& host : hosts_) {
-    total.size += host.summary.size;
-    total.queued += host.summary.queued;
-    total.timed += host.summary.timed;
-  }
-  auto count = [&](UrlState state) { return state_counts_[static_cast<int>(state)]; };
-  const uint64_t timed =
-      count(UrlState::kWaiting) + count(UrlState::kLeased) + count(UrlState::kRecrawl);
-  if (total.size != size() || total.queued != count(UrlState::kQueued) || total.timed != timed) {
-    return absl::DataLossError(absl::StrCat("frontier: the hosts hold ", total.size, " URLs, ",
-                                            total.queued, " queued and ", total.timed,
-                                            " timed, where the state counts say ", size(), ", ",
-                                            count(UrlState::kQueued), " and ", timed));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status FrontierStore::RenumberPart(size_t part, absl::Span<const int64_t> old_to_new) {
-  if (absl::Status status = Hold(part); !status.ok()) return status;
-  parts_[part].records.ForEach([&](uint64_t, UrlRecord& record) {
-    const bool known = record.url_id > 0 && static_cast<size_t>(record.url_id) < old_to_new.size();
-    record.url_id = known ? old_to_new[static_cast<size_t>(record.url_id)] : kNoUrlId;
-  });
-  return absl::OkStatus();
-}
-
-// ---------------------------------------------------------------------------------------------
-
-absl::Status FrontierStore::Check(std::vector<std::string>* problems) {
-  auto problem = [&](std::string what) { problems->push_back(std::move(what)); };
-  StateCounts counts = {};
-  for (size_t part = 0; part < parts_.size(); ++part) {
-    if (parts_[part].hosts.empty()) {
-      if (parts_[part].held && parts_[part].records.size() > 0)
-        problem(absl::StrCat("part ", part, " holds URLs of no host"));
-      continue;
-    }
-    if (absl::Status status = Hold(part); !status.ok()) return status;
-    std::vector<HostSummary> derived = Derive(part);
-    const Part& held = parts_[part];
-    for (size_t i = 0; i < held.hosts.size(); ++i) {
-      const Host& host = hosts_[held.hosts[i]];
-      if (derived[i] != host.summary) {
-        problem(absl::StrCat("host ", host.name, " holds ", Describe(derived[i]),
-                             " where its summary says ", Describe(host.summary)));
-      }
-    }
-    held.records.ForEach([&](uint64_t fp, const UrlRecord& record) {
-      ++counts[static_cast<int>(record.state)];
-      const int64_t sql_fp = identity::FingerprintToSql(fp);
-      if (record.host >= hosts_.size() || hosts_[record.host].part != part) {
-        problem(absl::StrCat("URL ", sql_fp, " names host ", record.host, " of another part"));
-        return;
-      }
-      const Host& host = hosts_[record.host];
-      bool in_queue = host.queue.contains(KeyOf(fp, record));
-      bool in_timers = host.timers.contains({record.due, fp});
-      if (in_queue != (record.state == UrlState::kQueued)) {
-        problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
-                             ") is wrongly in or out of its host queue"));
-      }
-      if (in_timers != HasTimer(record.state)) {
-        problem(absl::StrCat("URL ", sql_fp, " (", Name(record.state),
-                             ") is wrongly in or out of its host's timers"));
-      }
-    });
-  }
-  for (int state = 0; state < kUrlStateCount; ++state) {
-    if (counts[state] != state_counts_[state]) {
-      problem(absl::StrCat("state ", state, " counts ", state_counts_[state], " URLs, holds ",
-                           counts[state]));
-    }
-  }
-  size_t placed = 0, timed = 0;
-  for (uint32_t id = 0; id < hosts_.size(); ++id) {
-    const Host& host = hosts_[id];
-    auto found = host_ids_.find(host.name);
-    if (found == host_ids_.end() || found->second != id) {
-      problem(absl::StrCat("host ", host.name, " is not indexed by name"));
-    }
-    if (host.part != FrontierPartOf(host.name)) {
-      problem(absl::StrCat("host ", host.name, " sits in the wrong part"));
-    }
-    placed += host.place != Host::Place::kNone ? 1 : 0;
-    timed += host.timed_listed ? 1 : 0;
-    if ((host.place == Host::Place::kNone) != (host.summary.queued == 0)) {
-      problem(absl::StrCat("host ", host.name, " is placed without queued URLs, or not placed"));
-    }
-    if (host.place == Host::Place::kReady &&
-        (host.ready_key != host.summary.best || !ready_.contains({host.ready_key, id}))) {
-      problem(absl::StrCat("host ", host.name, " sits in the ready set under a stale key"));
-    }
-    if (host.place == Host::Place::kWaiting &&
-        (host.wake != WakeOf(host) || !waiting_.contains({host.wake, id}))) {
-      problem(absl::StrCat("host ", host.name, " waits under a stale time"));
-    }
-    if (host.timed_listed != (host.summary.timed > 0) ||
-        (host.timed_listed && (host.timed_key != host.summary.first_due ||
-                               !timed_hosts_.contains({host.timed_key, id})))) {
-      problem(absl::StrCat("host ", host.name, " is wrongly in or out of the timed hosts"));
-    }
-  }
-  if (ready_.size() + waiting_.size() != placed)
-    problem("the ready and waiting sets hold unplaced hosts");
-  if (timed_hosts_.size() != timed) problem("the timed hosts hold hosts without timers");
-  if (host_ids_.size() != hosts_.size()) problem("the host name index has stray names");
-  return absl::OkStatus();
-}
-
-size_t FrontierStore::MemoryBytes() const {
-  size_t bytes =
-      hosts_.capacity() * sizeof(Host) + parts_.capacity() * sizeof(Part) +
-      (ready_.size() * sizeof(ReadyEntry) + waiting_.size() * 16 + timed_hosts_.size() * 16) * 3 /
-          2 +
-      undo_.capacity() * sizeof(UndoEntry);
-  for (const Host& host : hosts_) bytes += host.name.capacity();
-  for (size_t part = 0; part < parts_.size(); ++part) {
-    if (parts_[part].held) bytes += PartBytes(part);
-    bytes += parts_[part].hosts.capacity() * sizeof(uint32_t);
-  }
-  return bytes;
 }
 
 }  // namespace crawldb::frontier

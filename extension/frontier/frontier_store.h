@@ -136,6 +136,8 @@ struct HostSummary {
   double first_due = 0;  // the earliest due among them; 0 when none
   bool operator==(const HostSummary&) const = default;
 };
+// A summary as error messages and crawldb_check() show it.
+std::string DescribeSummary(const HostSummary& summary);
 
 struct Host {
   enum class Place : uint8_t { kNone, kReady, kWaiting };
