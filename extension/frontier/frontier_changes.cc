@@ -182,7 +182,10 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* b
   for (const UrlChange& url : changes.urls) {
     AppendU64(url.fp, &out);
     out.push_back(static_cast<char>(url.kind));
-    if (url.kind == UrlChangeKind::kDelete) continue;
+    if (url.kind == UrlChangeKind::kDelete) {
+      codecs::AppendVarint(url.record.host, &out);
+      continue;
+    }
     AppendFields(url.record, &out);
     if (url.kind == UrlChangeKind::kNew) codecs::AppendVarint(url.record.url_id, &out);
   }
@@ -198,6 +201,9 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* b
   if (changes.counts.has_value()) {
     for (uint64_t count : *changes.counts) codecs::AppendVarint(count, &out);
   }
+  out.push_back(changes.folded.has_value() ? 1 : 0);
+  if (changes.folded.has_value())
+    codecs::AppendVarint(static_cast<uint64_t>(*changes.folded), &out);
   blob->clear();
   blob->push_back(static_cast<char>(kChangeFormatVersion));
   codecs::AppendPackedBytes(*body, codecs::kFastZstdLevel, blob, zstd);
@@ -208,7 +214,9 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
                                           codecs::ZstdContexts* zstd) {
   if (blob.size() < 1 + 2 + 8) return Corrupt(absl::StrCat("blob of ", blob.size(), " bytes"));
   const uint8_t version = blob[0];
-  if (version != kChangeFormatVersion) return Corrupt(absl::StrCat("unknown version ", version));
+  if (version != kChangeFormatVersion && version != kUnfoldedChangeVersion) {
+    return Corrupt(absl::StrCat("unknown version ", version));
+  }
   const size_t body = blob.size() - 8;
   uint64_t stored = 0;
   for (int i = 0; i < 8; ++i) stored |= uint64_t{blob[body + i]} << (8 * i);
@@ -247,7 +255,14 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
     uint8_t kind;
     if (!in.U64(&url.fp) || !in.U8(&kind) || kind > 2) return Corrupt("bad URL entry");
     url.kind = static_cast<UrlChangeKind>(kind);
-    if (url.kind == UrlChangeKind::kDelete) continue;
+    if (url.kind == UrlChangeKind::kDelete) {
+      uint64_t host = 0;
+      if (version == kChangeFormatVersion && (!in.Varint(&host) || host > UINT32_MAX)) {
+        return Corrupt("bad URL entry");
+      }
+      url.record.host = static_cast<uint32_t>(host);
+      continue;
+    }
     if (!ReadFields(&in, &url.record)) return Corrupt("bad URL fields");
     if (url.kind != UrlChangeKind::kNew) continue;
     uint64_t url_id;
@@ -278,6 +293,15 @@ absl::StatusOr<ChangeSet> DecodeChangeSet(absl::Span<const uint8_t> blob,
     changes.counts.emplace();
     for (uint64_t& state_count : *changes.counts) {
       if (!in.Varint(&state_count)) return Corrupt("bad state count");
+    }
+  }
+  if (version == kChangeFormatVersion) {
+    uint8_t has_folded;
+    if (!in.U8(&has_folded) || has_folded > 1) return Corrupt("bad folded flag");
+    uint64_t folded;
+    if (has_folded == 1) {
+      if (!in.Varint(&folded) || folded > INT64_MAX) return Corrupt("bad folded seq");
+      changes.folded = static_cast<int64_t>(folded);
     }
   }
   if (!in.done()) return Corrupt("trailing bytes");

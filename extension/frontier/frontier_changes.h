@@ -1,8 +1,8 @@
-// A change set of the frontier store: the URL changes one transaction made to one part (a row of
-// <t>_pending), the records of a part (a row of <t>_snapshot), or what a transaction committed
-// as other connections learn it (a row of <t>_log: the hosts whose rows it rewrote, the parts it
-// changed and the state counts after it). In memory, a transaction's changes also carry the
-// post-images of its hosts (ChangesSince). frontier_table.h says which table holds what.
+// A change set of the frontier store: URL changes to one part (a row of <t>_pending: what the
+// commits folded since the part's snapshot did to it), the records of a part (a row of
+// <t>_snapshot), or what one transaction committed (a row of <t>_log: the post-images of the
+// hosts it touched, its URL changes, the parts it changed, the state counts after it and the
+// newest commit folded into the other tables). frontier_table.h says which table holds what.
 //
 // Blob grammar (little-endian; varint and zigzag as codecs/varint.h):
 //
@@ -12,11 +12,12 @@
 //               part-count:varint part:varint{part-count}
 //               host-id-count:varint host-id-gap:varint{host-id-count}
 //               has-counts:u8 (0 | 1 count:varint{6})
+//               has-folded:u8 (0 | 1 folded:varint)       (absent in version 3)
 //   host      = id:varint name-length:varint name[name-length] delay_s:f64 budget:zigzag
 //               blocked_until:f64 next_allowed:f64 summary
 //   summary   = size:varint queued:varint best-depth:varint best-priority:zigzag best-fp:u64
 //               timed:varint first-due:time          (HostSummary, frontier_store.h)
-//   url       = fp:u64 kind:u8 ( kind = 0 (delete)
+//   url       = fp:u64 kind:u8 ( kind = 0 (delete) host:varint  (no host in version 3)
 //                              | kind = 1 (update) fields
 //                              | kind = 2 (new) fields url-id:varint )
 //   fields    = host:varint depth:varint priority:zigzag state:u8 attempts:u8 status:varint
@@ -36,8 +37,10 @@
 // Hosts come first, in id order, so that the URLs may name hosts the same set creates. Only new
 // records (kind 2) carry the URL's id in `urls`; updates keep the id the reader already holds.
 //
-// Versions 1 and 2 (frontier formats 3 and 4) had no summaries, parts or counts: those formats
-// are refused as a whole (frontier_table.cc).
+// Version 3 (frontier format 5) had no `folded`: its log rows named the hosts whose rows they
+// rewrote (host ids) and left the URL changes to <t>_pending, so every commit was folded at once.
+// It is read as such. Versions 1 and 2 (frontier formats 3 and 4) had no summaries, parts or
+// counts: those formats are refused as a whole (frontier_table.cc).
 //
 // Decoding checks the version, the checksum (so a flipped bit or a cut blob is caught before any
 // field is trusted), every length against the blob and every field's range, and returns
@@ -58,7 +61,9 @@
 
 namespace crawldb::frontier {
 
-inline constexpr uint8_t kChangeFormatVersion = 3;
+inline constexpr uint8_t kChangeFormatVersion = 4;
+// The version before `folded` (frontier format 5), still read.
+inline constexpr uint8_t kUnfoldedChangeVersion = 3;
 // Longest host name a change set carries.
 inline constexpr size_t kMaxHostBytes = 1024;
 // Largest body a change set holds (SQLite's own limit on a blob is 1 GB).
@@ -83,8 +88,11 @@ struct ChangeSet {
   std::vector<HostChange> hosts;
   std::vector<UrlChange> urls;
   std::vector<uint32_t> parts;        // a log row: the parts the transaction changed
-  std::vector<uint32_t> host_ids;     // a log row: the hosts whose rows it rewrote
+  std::vector<uint32_t> host_ids;     // a log row of version 3: the hosts whose rows it rewrote
   std::optional<StateCounts> counts;  // a log row: the state counts after it
+  // A log row of version 4: the newest commit whose changes <t>_hosts, <t>_snapshot and
+  // <t>_pending hold (its own seq when it folded the log); nullopt in version 3.
+  std::optional<int64_t> folded;
   // A decoded blob's body, which the names above point into (shared by copies).
   std::shared_ptr<const std::string> body = nullptr;
   bool empty() const { return hosts.empty() && urls.empty() && parts.empty() && host_ids.empty(); }

@@ -30,12 +30,11 @@ enum Column {
 
 enum Slot {
   kReadHosts,
-  kReadHost,
   kWriteHost,
   kReadPart,
   kWriteSnapshotPart,
   kNewestSeq,
-  kReadPendingRow,
+  kPartStats,
   kAppendPending,
   kDeletePending,
   kReadNewestLog,

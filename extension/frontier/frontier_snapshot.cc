@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/container/btree_map.h"
 #include "absl/container/btree_set.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/last_insert_rowid_guard.h"
@@ -23,13 +24,39 @@ int64_t PendingRow(size_t part, int64_t seq) {
 constexpr int64_t kMaxSeq = (int64_t{1} << kPendingSeqBits) - 1;
 // Reads that a concurrent commit made inconsistent are tried again this many times.
 constexpr int kReadAttempts = FrontierTable::kStaleAttempts;
+// The log tail is folded once its rows pass log_tail_kb or are this many, which bounds what
+// every connection holds of it and reads at open.
+constexpr size_t kTailRows = 1024;
+// A commit with more URL changes than this leaves them out of its log row (they would pass
+// the default log_tail_kb alone): it folds, and other connections forget the parts it changed.
+constexpr size_t kMaxLoggedUrls = 16384;
 // A part's pending change sets are merged into its snapshot once they weigh this much and as
 // much as the snapshot (each record is then rewritten about twice per doubling of its part), or
 // once they are this many rows (so that reading a part reads a bounded number of rows).
 constexpr int64_t kMinMergeBytes = 4096;
 constexpr int64_t kMaxPendingRows = 16;
-// Log rows kept for other connections to catch up with; one further behind reloads the hosts.
+// Log rows kept beyond the tail for other connections to catch up with; one further behind
+// reads everything again.
 constexpr int64_t kKeptLogRows = 64;
+
+// The newest post-image of each host the rows touched, by id.
+std::vector<HostChange> LatestHosts(absl::Span<const ChangeSet* const> commits) {
+  absl::btree_map<uint32_t, const HostChange*> latest;
+  for (const ChangeSet* changes : commits) {
+    for (const HostChange& host : changes->hosts) latest[host.id] = &host;
+  }
+  std::vector<HostChange> hosts;
+  hosts.reserve(latest.size());
+  for (const auto& [id, host] : latest) hosts.push_back(*host);
+  return hosts;
+}
+
+std::vector<uint32_t> HostIds(const ChangeSet& changes) {
+  std::vector<uint32_t> ids;
+  ids.reserve(changes.hosts.size());
+  for (const HostChange& host : changes.hosts) ids.push_back(host.id);
+  return ids;
+}
 
 }  // namespace
 
@@ -37,14 +64,15 @@ constexpr int64_t kKeptLogRows = 64;
 // Opening and catching up.
 
 absl::Status FrontierTable::LoadAll() {
-  if (stored_format_ < kFrontierFormat) return RefuseOldFormat();
-  // The hosts and the newest log row (the counts) must be of the same commit: outside a
-  // transaction another one may land between the reads, which are then made again.
+  if (stored_format_ < kOldestStateFormat) return RefuseOldFormat();
+  // The hosts, the newest log row (the counts and the last fold) and the rows of the tail must
+  // be of the same commit: outside a transaction another one may land between the reads,
+  // which are then made again.
   for (int attempt = 1;; ++attempt) {
     CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
     store_.Reset();
-    part_files_.assign(kFrontierParts, PartFile{});
     int64_t seq = 0;
+    int64_t folded = 0;
     ChangeSet counts;
     {
       CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNewestLog));
@@ -62,16 +90,49 @@ absl::Status FrontierTable::LoadAll() {
                                                             " has no state counts"));
         }
         counts.counts = newest.counts;
+        // A row of format 5 folded its own commit.
+        folded = newest.folded.value_or(seq);
+        if (folded < 0 || folded > seq) {
+          return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ", seq,
+                                                            " names fold ", folded));
+        }
       }
     }
     CRAWLDB_RETURN_IF_ERROR(LoadHosts());
+    std::vector<LogRow> tail;
+    if (folded < seq) {
+      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
+      CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, folded));
+      for (int64_t expected = folded + 1; expected <= seq; ++expected) {
+        CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+        if (!row || select.ColumnInt64(0) != expected) {
+          return CorruptError(kFrontierModule,
+                              absl::StrCat("table '", name(), "': log row ", expected,
+                                           ", after the last fold ", folded, ", is missing"));
+        }
+        CRAWLDB_ASSIGN_OR_RETURN(LogRow tail_row, LogRowAt(select));
+        if (tail_row.changes.folded != folded) {
+          return CorruptError(kFrontierModule,
+                              absl::StrCat("table '", name(), "': log row ", expected,
+                                           " does not follow the fold ", folded));
+        }
+        tail.push_back(std::move(tail_row));
+      }
+    }
     CRAWLDB_ASSIGN_OR_RETURN(int64_t newest, NewestSeq());
     if (newest != seq) {
       if (attempt == kReadAttempts) return Busy();
       continue;
     }
+    std::vector<const ChangeSet*> commits;
+    for (const LogRow& row : tail) commits.push_back(&row.changes);
+    counts.hosts = LatestHosts(commits);
     if (absl::Status status = store_.ApplyCommitted(counts); !status.ok()) return Corrupt(status);
     if (absl::Status status = store_.CheckCounts(); !status.ok()) return Corrupt(status);
+    tail_.Fold(folded);
+    for (const LogRow& row : tail) {
+      tail_.Add(row.changes.urls, row.ranges, HostIds(row.changes), row.bytes);
+    }
     sync().Loaded(generation);
     sync().Replayed(seq);
     store_.ClearUndo();
@@ -154,37 +215,32 @@ absl::Status FrontierTable::LoadHosts() {
 
 absl::Status FrontierTable::ReadPart(size_t part,
                                      const std::function<absl::Status(const ChangeSet&)>& apply) {
-  // The part as of the last commit this connection read (its hosts are as of that commit): the
-  // rows committed since are taken in by the next catch-up, as for any part held. A snapshot
+  // The part as of the last commit this connection read (its hosts are as of that commit): its
+  // snapshot and pending rows hold the commits folded, the tail the ones after. A snapshot
   // newer than that commit no longer tells the part as it was: the caller catches up first.
   const int64_t as_of = sync().last_seq();
-  PartFile file;
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPart));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part, 0)));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(3, PendingRow(part + 1, 0) - 1));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(4, PendingRow(0, kMaxSeq)));
+  int64_t snapshot_seq = 0;
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
     const bool snapshot = select.ColumnInt64(0) == 0;
     const int64_t row_seq = select.ColumnInt64(1);
-    absl::Span<const uint8_t> blob = select.ColumnBlob(2);
     if (snapshot) {
       if (row_seq < 0) {
         return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': snapshot part ",
                                                           part, " has seq ", row_seq));
       }
       if (row_seq > as_of) return StalePart(part);
-      file.snapshot_seq = row_seq;
-      file.snapshot_bytes = static_cast<int64_t>(blob.size());
-    } else if (row_seq <= file.snapshot_seq || row_seq > as_of) {
-      continue;  // merged into the snapshot, or not read yet
-    } else {
-      file.pending_bytes += static_cast<int64_t>(blob.size());
-      ++file.pending_rows;
+      snapshot_seq = row_seq;
+    } else if (row_seq <= snapshot_seq || row_seq > as_of) {
+      continue;  // merged into the snapshot, or folded by a commit not read yet (in the tail)
     }
-    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
+    CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(select.ColumnBlob(2)));
     if (snapshot) {
       for (const UrlChange& change : changes.urls) {
         if (change.kind != UrlChangeKind::kNew) {
@@ -195,7 +251,10 @@ absl::Status FrontierTable::ReadPart(size_t part,
     }
     if (absl::Status status = apply(changes); !status.ok()) return Corrupt(status);
   }
-  part_files_[part] = file;
+  ChangeSet tail;
+  tail_.AppendPart(static_cast<uint32_t>(part), &tail.urls);
+  if (tail.urls.empty()) return absl::OkStatus();
+  if (absl::Status status = apply(tail); !status.ok()) return Corrupt(status);
   return absl::OkStatus();
 }
 
@@ -210,6 +269,54 @@ absl::StatusOr<int64_t> FrontierTable::NewestSeq() {
   return row ? select.ColumnInt64(0) : 0;
 }
 
+absl::StatusOr<std::vector<PartRange>> FrontierTable::RangesOf(const ChangeSet& changes) {
+  std::vector<PartRange> ranges;
+  uint32_t known_host = 0;
+  uint32_t known_part = 0;
+  bool known = false;
+  for (size_t i = 0; i < changes.urls.size(); ++i) {
+    const uint32_t host = changes.urls[i].record.host;
+    if (!known || host != known_host) {
+      if (host < store_.host_count()) {
+        known_part = store_.host(host).part;
+      } else {
+        auto found =
+            std::lower_bound(changes.hosts.begin(), changes.hosts.end(), host,
+                             [](const HostChange& change, uint32_t id) { return change.id < id; });
+        if (found == changes.hosts.end() || found->id != host) {
+          return CorruptError(kFrontierModule,
+                              absl::StrCat("table '", name(), "': a change names host ", host,
+                                           ", which is unknown"));
+        }
+        known_part = static_cast<uint32_t>(FrontierPartOf(found->name));
+      }
+      known_host = host;
+      known = true;
+    }
+    if (ranges.empty() || ranges.back().part != known_part) {
+      ranges.push_back({known_part, static_cast<uint32_t>(i), static_cast<uint32_t>(i)});
+    }
+    ranges.back().end = static_cast<uint32_t>(i + 1);
+  }
+  return ranges;
+}
+
+absl::StatusOr<FrontierTable::LogRow> FrontierTable::LogRowAt(const ScopedStatement& select) {
+  LogRow row;
+  row.seq = select.ColumnInt64(0);
+  absl::Span<const uint8_t> blob = select.ColumnBlob(1);
+  row.bytes = blob.size();
+  CRAWLDB_ASSIGN_OR_RETURN(row.changes, Decode(blob));
+  const ChangeSet& changes = row.changes;
+  if (!changes.counts.has_value() || !changes.folded.has_value() || *changes.folded > row.seq ||
+      !changes.host_ids.empty()) {
+    return CorruptError(kFrontierModule,
+                        absl::StrCat("table '", name(), "': log row ", row.seq, " is not valid"));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(row.ranges, RangesOf(changes));
+  return row;
+}
+
 absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
   // Outside a transaction another commit may land between the reads below: they are then made
   // again, as nothing is applied before all of them agree.
@@ -221,98 +328,70 @@ absl::Status FrontierTable::ReplayLogSince(int64_t seq) {
 }
 
 absl::StatusOr<bool> FrontierTable::TryReplayLogSince(int64_t seq) {
-  // What the rows after `seq` committed, together: the hosts whose rows they rewrote (read
-  // once, as they are now), the parts they changed, and the newest counts.
-  absl::btree_set<uint32_t> host_ids;
-  std::vector<std::pair<int64_t, std::vector<uint32_t>>> parts_by_seq;
-  ChangeSet committed;
-  bool trimmed = false;
+  std::vector<LogRow> rows;
+  // A row was trimmed before this connection read it, or was written by a build of format 5
+  // (which folded every commit and named only the hosts it rewrote): everything is read again.
+  bool read_all = false;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
     CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, seq));
     for (int64_t expected = seq + 1;; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      if (select.ColumnInt64(0) != expected) {
-        trimmed = true;
+      if (select.ColumnInt64(0) != expected || select.ColumnBlob(1).empty() ||
+          select.ColumnBlob(1)[0] == kUnfoldedChangeVersion) {
+        read_all = true;
         break;
       }
-      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(select.ColumnBlob(1)));
-      if (!changes.counts.has_value()) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ",
-                                                          expected, " has no state counts"));
-      }
-      host_ids.insert(changes.host_ids.begin(), changes.host_ids.end());
-      parts_by_seq.emplace_back(expected, std::move(changes.parts));
-      committed.counts = changes.counts;
+      CRAWLDB_ASSIGN_OR_RETURN(LogRow log_row, LogRowAt(select));
+      rows.push_back(std::move(log_row));
     }
   }
-  // Another connection trimmed log rows this one never read: the hosts are read again.
-  if (trimmed) {
+  if (read_all) {
     CRAWLDB_RETURN_IF_ERROR(LoadAll());
     return true;
   }
-  if (parts_by_seq.empty()) return true;
-  // A part held takes in the commits' pending rows, unless one of them was merged away since
-  // (the part is then forgotten, and read again when needed).
-  absl::btree_set<uint32_t> forget;
-  std::vector<CommittedPart> pending;
-  std::vector<int64_t> pending_bytes;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPendingRow));
-    for (const auto& [row_seq, parts] : parts_by_seq) {
-      for (uint32_t part : parts) {
-        if (!store_.held(part) || forget.contains(part)) {
-          forget.insert(part);
-          continue;
-        }
-        sqlite3_reset(select.get());
-        CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, row_seq)));
-        CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-        if (!row) {
-          forget.insert(part);
-          continue;
-        }
-        absl::Span<const uint8_t> blob = select.ColumnBlob(0);
-        pending_bytes.push_back(static_cast<int64_t>(blob.size()));
-        CRAWLDB_ASSIGN_OR_RETURN(ChangeSet changes, Decode(blob));
-        pending.push_back({part, std::move(changes)});
-      }
-    }
-  }
-  std::vector<std::string> names;
-  names.reserve(host_ids.size());
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHost));
-    for (uint32_t id : host_ids) {
-      CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, id));
-      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host row ", id,
-                                                          " named by the log is missing"));
-      }
-      names.emplace_back();
-      CRAWLDB_ASSIGN_OR_RETURN(HostChange host, HostOfRow(select, &names.back()));
-      committed.hosts.push_back(host);
-      sqlite3_reset(select.get());
-    }
-  }
-  const int64_t last = parts_by_seq.back().first;
+  if (rows.empty()) return true;
   CRAWLDB_ASSIGN_OR_RETURN(int64_t newest, NewestSeq());
-  if (newest != last) return false;  // a commit landed meanwhile
-  for (size_t i = 0; i < names.size(); ++i) committed.hosts[i].name = names[i];
-  for (size_t i = 0; i < pending.size(); ++i) {
-    if (forget.contains(pending[i].part)) continue;
-    part_files_[pending[i].part].pending_bytes += pending_bytes[i];
-    ++part_files_[pending[i].part].pending_rows;
+  if (newest != rows.back().seq) return false;  // a commit landed meanwhile
+
+  // The hosts' newest post-images; the URL changes to the parts held, but for the parts of a
+  // row whose URL changes were left out, which are forgotten (read again when needed).
+  ChangeSet committed;
+  std::vector<const ChangeSet*> commits;
+  absl::btree_set<uint32_t> forget;
+  for (const LogRow& row : rows) {
+    commits.push_back(&row.changes);
+    if (row.left_out()) forget.insert(row.changes.parts.begin(), row.changes.parts.end());
   }
-  std::erase_if(pending,
-                [&](const CommittedPart& changed) { return forget.contains(changed.part); });
+  committed.hosts = LatestHosts(commits);
+  committed.counts = rows.back().changes.counts;
   committed.parts.assign(forget.begin(), forget.end());
+  std::vector<CommittedPart> pending;
+  for (const LogRow& row : rows) {
+    for (const PartRange& range : row.ranges) {
+      if (forget.contains(range.part) || !store_.held(range.part)) continue;
+      CommittedPart& changed = pending.emplace_back();
+      changed.part = range.part;
+      changed.changes.urls.assign(row.changes.urls.begin() + range.begin,
+                                  row.changes.urls.begin() + range.end);
+    }
+  }
   if (absl::Status status = store_.ApplyCommitted(committed, pending); !status.ok()) {
     return Corrupt(status);
   }
-  sync().Replayed(last);
+  // The tail: the rows after the last fold among them.
+  size_t first = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].folds()) {
+      tail_.Fold(rows[i].seq);
+      first = i + 1;
+    }
+  }
+  for (size_t i = first; i < rows.size(); ++i) {
+    tail_.Add(rows[i].changes.urls, rows[i].ranges, HostIds(rows[i].changes), rows[i].bytes);
+  }
+  sync().Replayed(rows.back().seq);
   store_.ClearUndo();
   return true;
 }
@@ -325,51 +404,102 @@ absl::Status FrontierTable::Sync() {
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());
-  // What this table counts of its parts' rows (part_files_) follows the writes below; a
-  // rollback after them reads everything again.
+  // The tail follows the writes below; a rollback after them reads everything again.
   sync().ReloadOnRollback();
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
-  {
-    ChangeSet log;
-    for (const HostChange& host : changes.hosts) log.host_ids.push_back(host.id);
-    log.parts = changes.parts;
-    log.counts = changes.counts;
-    EncodeChangeSet(log, &body_, &blob_, &zstd_);
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
-    CRAWLDB_RETURN_IF_ERROR(append.Run());
-  }
-  CRAWLDB_RETURN_IF_ERROR(WriteHosts(changes));
-  // The URL changes come part by part (ChangesSince): one pending row each.
-  for (size_t first = 0; first < changes.urls.size();) {
-    const size_t part = store_.host(changes.urls[first].record.host).part;
-    size_t last = first + 1;
-    while (last < changes.urls.size() && store_.host(changes.urls[last].record.host).part == part)
-      ++last;
-    part_changes_.hosts.clear();
-    part_changes_.parts.clear();
-    part_changes_.counts.reset();
-    part_changes_.urls.assign(changes.urls.begin() + static_cast<ptrdiff_t>(first),
-                              changes.urls.begin() + static_cast<ptrdiff_t>(last));
-    CRAWLDB_RETURN_IF_ERROR(WritePending(part, seq));
-    first = last;
-  }
-  if (seq > kKeptLogRows) {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
-    CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - kKeptLogRows));
-    CRAWLDB_RETURN_IF_ERROR(trim.Run());
+  CRAWLDB_RETURN_IF_ERROR(WriteCommit(seq, changes));
+  // The rows after the last fold are the tail every connection reads at open; the newest
+  // kKeptLogRows let connections a little behind catch up without reading everything again.
+  const int64_t trim = std::min(tail_.folded(), seq - kKeptLogRows);
+  if (trim > 0) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement erase, Use(kTrimLog));
+    CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(1, trim));
+    CRAWLDB_RETURN_IF_ERROR(erase.Run());
   }
   sync().Synced(store_.UndoMark());
   return absl::OkStatus();
 }
 
-absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
+absl::Status FrontierTable::WriteCommit(int64_t seq, const ChangeSet& changes) {
+  ChangeSet row;
+  row.hosts = changes.hosts;
+  row.parts = changes.parts;
+  row.counts = changes.counts;
+  bool fold = changes.urls.size() > kMaxLoggedUrls;
+  if (!fold) {
+    row.urls = changes.urls;
+    row.folded = tail_.folded();
+    EncodeChangeSet(row, &body_, &blob_, &zstd_);
+    fold = tail_.row_bytes() + blob_.size() > tail_bound_bytes_ || tail_.rows() + 1 > kTailRows;
+    if (!fold) {
+      CRAWLDB_ASSIGN_OR_RETURN(std::vector<PartRange> ranges, RangesOf(changes));
+      tail_.Add(changes.urls, ranges, HostIds(changes), blob_.size());
+    }
+  }
+  if (fold) {
+    CRAWLDB_RETURN_IF_ERROR(Fold(seq, changes));
+    row.folded = seq;
+    EncodeChangeSet(row, &body_, &blob_, &zstd_);
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
+  CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
+  CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
+  return append.Run();
+}
+
+absl::Status FrontierTable::Fold(int64_t seq, const ChangeSet& changes) {
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<PartRange> ranges, RangesOf(changes));
+  absl::btree_set<uint32_t> parts;
+  for (uint32_t part : tail_.Parts()) parts.insert(part);
+  for (const PartRange& range : ranges) parts.insert(range.part);
+  std::vector<uint32_t> merges;
+  for (uint32_t part : parts) {
+    part_changes_.hosts.clear();
+    part_changes_.parts.clear();
+    part_changes_.counts.reset();
+    part_changes_.urls.clear();
+    tail_.AppendPart(part, &part_changes_.urls);
+    for (const PartRange& range : ranges) {
+      if (range.part != part) continue;
+      part_changes_.urls.insert(part_changes_.urls.end(), changes.urls.begin() + range.begin,
+                                changes.urls.begin() + range.end);
+    }
+    EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
+    {
+      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendPending));
+      CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, PendingRow(part, seq)));
+      CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
+      CRAWLDB_RETURN_IF_ERROR(append.Run());
+    }
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement stats, Use(kPartStats));
+    CRAWLDB_RETURN_IF_ERROR(stats.BindInt64(1, part));
+    CRAWLDB_RETURN_IF_ERROR(stats.BindInt64(2, PendingRow(part, 0)));
+    CRAWLDB_RETURN_IF_ERROR(stats.BindInt64(3, PendingRow(part + 1, 0) - 1));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, stats.Step());
+    if (!row) return absl::InternalError("crawldb_frontier: no part figures");
+    const int64_t snapshot_bytes = stats.ColumnInt64(0), pending_rows = stats.ColumnInt64(1),
+                  pending_bytes = stats.ColumnInt64(2);
+    if (pending_bytes >= std::max(kMinMergeBytes, snapshot_bytes) ||
+        pending_rows >= kMaxPendingRows) {
+      merges.push_back(part);
+    }
+  }
+  absl::btree_set<uint32_t> hosts = tail_.hosts();
+  for (const HostChange& host : changes.hosts) hosts.insert(host.id);
+  CRAWLDB_RETURN_IF_ERROR(WriteHosts(hosts));
+  // From here a part is read from its rows alone (they hold the tail).
+  tail_.Fold(seq);
+  for (uint32_t part : merges) CRAWLDB_RETURN_IF_ERROR(MergePart(part, seq));
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids) {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteHost));
-  for (const HostChange& host : changes.hosts) {
+  for (uint32_t id : ids) {
+    const Host& host = store_.host(id);
     const HostSummary& summary = host.summary;
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, host.id));
+    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, id));
     CRAWLDB_RETURN_IF_ERROR(write.BindText(2, ToAbsl(host.name)));
     CRAWLDB_RETURN_IF_ERROR(write.BindDouble(3, host.settings.delay_s));
     CRAWLDB_RETURN_IF_ERROR(write.BindInt64(4, host.settings.budget));
@@ -388,24 +518,6 @@ absl::Status FrontierTable::WriteHosts(const ChangeSet& changes) {
   return absl::OkStatus();
 }
 
-absl::Status FrontierTable::WritePending(size_t part, int64_t seq) {
-  EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendPending));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, PendingRow(part, seq)));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
-    CRAWLDB_RETURN_IF_ERROR(append.Run());
-  }
-  PartFile& file = part_files_[part];
-  file.pending_bytes += static_cast<int64_t>(blob_.size());
-  ++file.pending_rows;
-  if (file.pending_bytes < std::max(kMinMergeBytes, file.snapshot_bytes) &&
-      file.pending_rows < kMaxPendingRows) {
-    return absl::OkStatus();
-  }
-  return MergePart(part, seq);
-}
-
 absl::Status FrontierTable::MergePart(size_t part, int64_t seq) {
   CRAWLDB_RETURN_IF_ERROR(store_.PartSnapshot(part, &part_changes_));
   EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
@@ -416,14 +528,10 @@ absl::Status FrontierTable::MergePart(size_t part, int64_t seq) {
     CRAWLDB_RETURN_IF_ERROR(write.BindBlobView(3, BytesOf(blob_)));
     CRAWLDB_RETURN_IF_ERROR(write.Run());
   }
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement erase, Use(kDeletePending));
-    CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(1, PendingRow(part, 0)));
-    CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(2, PendingRow(part, seq)));
-    CRAWLDB_RETURN_IF_ERROR(erase.Run());
-  }
-  part_files_[part] = {seq, static_cast<int64_t>(blob_.size()), 0, 0};
-  return absl::OkStatus();
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement erase, Use(kDeletePending));
+  CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(1, PendingRow(part, 0)));
+  CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(2, PendingRow(part, seq)));
+  return erase.Run();
 }
 
 absl::Status FrontierTable::Checkpoint(absl::Span<const int64_t> old_to_new) {
@@ -431,14 +539,27 @@ absl::Status FrontierTable::Checkpoint(absl::Span<const int64_t> old_to_new) {
   // store is read again from them.
   sync().ReloadOnRollback();
   LastInsertRowidGuard keep_last_rowid(db());
-  const int64_t seq = sync().last_seq();
+  // A commit of its own, which folds: other connections drop their tail when they read it.
+  const int64_t seq = sync().NextSeq();
+  CRAWLDB_RETURN_IF_ERROR(WriteHosts(tail_.hosts()));
   for (size_t part = 0; part < kFrontierParts; ++part) {
     if (!store_.has_hosts(part)) continue;
     if (!old_to_new.empty()) CRAWLDB_RETURN_IF_ERROR(store_.RenumberPart(part, old_to_new));
     CRAWLDB_RETURN_IF_ERROR(MergePart(part, seq));
   }
-  // Only the newest log row is needed (it holds the counts); a connection further behind
-  // reads the hosts again.
+  tail_.Fold(seq);
+  ChangeSet row;
+  row.counts = store_.state_counts();
+  row.folded = seq;
+  EncodeChangeSet(row, &body_, &blob_, &zstd_);
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
+    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
+    CRAWLDB_RETURN_IF_ERROR(append.Run());
+  }
+  // Only this row is needed (it holds the counts); a connection further behind reads
+  // everything again.
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
   CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - 1));
   return trim.Run();

@@ -27,8 +27,11 @@ namespace {
 // Layout of the shadow tables as a whole; frontier_changes.h versions each blob. Version 1 kept
 // the whole state in one snapshot rewritten at once; versions 2 to 4 split it into parts by the
 // URL's fingerprint, loaded all at once; version 5 splits it into parts by host, read on demand,
-// with each host's summary in <t>_hosts. Versions 1 and 2 are refused when the table is opened;
-// versions 3 and 4 at its first statement (RefuseOldFormat), so that it can still be dropped.
+// with each host's summary in <t>_hosts; version 6 keeps the commits after the last fold in the
+// log alone (the log tail), where version 5 folded every commit at once, so that version 5 is
+// read as a log whose every row is folded. Versions 1 and 2 are refused when the table is
+// opened; versions 3 and 4 at its first statement (RefuseOldFormat), so that it can still be
+// dropped.
 constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {
@@ -87,6 +90,12 @@ const OptionSpec kOptions[] = {
      .default_value = "256",
      .min = 0,
      .max = 1 << 20},
+    // KiB of log rows after which a commit folds the log tail (frontier_table.h).
+    {.name = "log_tail_kb",
+     .kind = OptionKind::kInteger,
+     .default_value = "1024",
+     .min = 0,
+     .max = 1 << 20},
 };
 
 }  // namespace
@@ -124,10 +133,6 @@ std::vector<std::string> FrontierTable::StatementSql() const {
       "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
       "best_priority, best_fp, timed, first_due FROM ",
       hosts, " ORDER BY id");
-  sql[kReadHost] = absl::StrCat(
-      "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
-      "best_priority, best_fp, timed, first_due FROM ",
-      hosts, " WHERE id = ?1");
   sql[kWriteHost] = absl::StrCat(
       "INSERT OR REPLACE INTO ", hosts,
       "(id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
@@ -141,7 +146,11 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   sql[kNewestSeq] = absl::StrCat("SELECT coalesce(max(seq), 0) FROM ", log);
   sql[kWriteSnapshotPart] =
       absl::StrCat("INSERT OR REPLACE INTO ", snapshot, "(part, seq, data) VALUES (?1, ?2, ?3)");
-  sql[kReadPendingRow] = absl::StrCat("SELECT data FROM ", pending, " WHERE row = ?1");
+  // A part's snapshot bytes, pending rows and pending bytes (length() reads no blob content).
+  sql[kPartStats] = absl::StrCat("SELECT coalesce((SELECT length(data) FROM ", snapshot,
+                                 " WHERE part = ?1), 0), count(*), coalesce(sum(length(data)), 0) "
+                                 "FROM ",
+                                 pending, " WHERE row BETWEEN ?2 AND ?3");
   sql[kAppendPending] = absl::StrCat("INSERT INTO ", pending, "(row, data) VALUES (?1, ?2)");
   sql[kDeletePending] = absl::StrCat("DELETE FROM ", pending, " WHERE row BETWEEN ?1 AND ?2");
   sql[kReadNewestLog] = absl::StrCat("SELECT seq, data FROM ", log, " ORDER BY seq DESC LIMIT 1");
@@ -195,6 +204,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
           ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
           : std::nullopt,
       stored_format));
+  table->tail_bound_bytes_ = static_cast<size_t>(options.Integer("log_tail_kb")) << 10;
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
@@ -206,7 +216,7 @@ absl::Status FrontierTable::RefuseOldFormat() const {
       kFrontierModule,
       absl::StrCat("table '", name(), "' is in format ", stored_format_,
                    ", whose crawl state this build cannot read (it keeps it by host since format ",
-                   kFrontierFormat, ")"),
+                   kOldestStateFormat, ")"),
       absl::StrCat("finish the crawl with the crawldb build that wrote it, or drop the table and "
                    "queue its URLs again: DROP TABLE ",
                    QuoteIdentifier(name()), "; CREATE VIRTUAL TABLE ", QuoteIdentifier(name()),
@@ -296,7 +306,7 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
       count(UrlState::kLeased), count(UrlState::kDone) + count(UrlState::kRecrawl),
       count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(),
       store_.HostsWaiting(ClockNow()), log_bytes, snapshot_bytes, pending_bytes,
-      store_.held_parts(), store_.MemoryBytes());
+      store_.held_parts(), store_.MemoryBytes() + tail_.MemoryBytes());
 }
 
 absl::Status FrontierTable::RetryStale(const std::function<absl::Status()>& read) {

@@ -2,7 +2,7 @@
 //
 //   CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls [, lease=300] [, max_depth=0]
 //       [, host_delay=1.0] [, host_budget=0] [, max_attempts=3] [, retry_base=60]
-//       [, cache_mb=N]);
+//       [, cache_mb=N] [, log_tail_kb=1024]);
 //   urls          the crawldb_urls table the URLs are inserted into and whose ids `id` shows
 //   lease         seconds a lease lasts when crawl_lease is not given one (1 .. 31536000)
 //   max_depth     largest depth admitted (paper §2.3's G_f); 0 = unlimited (the default)
@@ -14,6 +14,9 @@
 //   cache_mb      the bound, in MiB, on the parts one connection holds beyond those with
 //                 changes not yet committed (0 .. 1048576); when not given, the connection's
 //                 bound (crawldb_cache_mb(), 256 by default)
+//   log_tail_kb   the log rows, in KiB, after which a commit folds the log tail (below;
+//                 0 .. 1048576): a larger tail folds less often, and every connection holds it
+//                 and reads it at open; 0 folds every commit
 //
 // Columns: id (the URL's id in `urls`, kept in the record and renumbered by `urls` optimize;
 // NULL once `urls` no longer holds the URL), url (read from `urls` by id: the frontier keeps no
@@ -46,39 +49,48 @@
 // A URL deleted from `urls` leaves the crawl: its row shows id and url NULL until the next lease
 // that reaches it drops it (and leases another in its place).
 //
-// Shadow tables (formats owned by the headers named; format version 5; versions 1 to 4, which
-// kept the records whole or in parts by fingerprint and loaded them all at once, are refused,
-// 3 and 4 with the way out):
+// Shadow tables (formats owned by the headers named; format version 6; version 5, whose log rows
+// were all folded, is read; versions 1 to 4, which kept the records whole or in parts by
+// fingerprint and loaded them all at once, are refused, 3 and 4 with the way out):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when `urls` optimize renumbers every record's id: other connections
 //                 then read everything again)
 //   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed,
 //                 size, queued, best_depth, best_priority, best_fp, timed, first_due)
 //                 every host, its settings (HostSettings) and the summary of its records
-//                 (HostSummary, frontier_store.h), as of the last commit: each commit rewrites
-//                 the rows of the hosts it touched
+//                 (HostSummary, frontier_store.h), as of the last fold (below)
 //   <t>_snapshot  (part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)
 //                 the records of part `part` (frontier_parts.h: the part of their host) as of
 //                 commit `seq`, as a change set of new records (frontier_changes.h)
 //   <t>_pending   (row INTEGER PRIMARY KEY, data BLOB NOT NULL)   row = part × 2^40 + seq: the
-//                 URL changes commit `seq` made to part `part` after its snapshot, so that a
-//                 part's rows are one range of the table
+//                 URL changes that the commits folded by commit `seq` made to part `part`,
+//                 so that a part's rows are one range of the table
 //   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per commit: the
-//                 ids of the hosts whose rows it rewrote, the parts it changed and the state
-//                 counts after it; the newest 64 rows are kept
+//                 post-images of the hosts it touched, its URL changes (left out when there are
+//                 more than 16,384: they are then only in <t>_pending), the parts it
+//                 changed, the state counts after it and `folded`, the newest commit folded;
+//                 the rows after the last fold and the newest 64 are kept
 //   <t>_links     (src INTEGER NOT NULL, dst INTEGER NOT NULL)    fingerprints of parent → URL
 //                 for every crawl_add with a parent made while there was no `outlinks` table
 //                 on the same urls table (with one, crawl_add inserts the link there instead);
 //                 join them to urls through urls.fp
 //
+// The log tail. A commit writes one <t>_log row and nothing else, so that a small commit (a
+// lease, a confirm) costs a page or two rather than a row in every part and host it touches.
+// Every connection holds the rows after the last fold (the tail) decoded, and applies a part's
+// changes in them when it reads the part. A commit folds the tail once it passes log_tail_kb or
+// kTailRows (or when its own URL changes are left out of its row): one <t>_pending row for each
+// part the tail changed, the <t>_hosts rows of every host it touched, and the merges those
+// pending rows call for.
+//
 // Transactions and processes work as in `urls` (urls_table.h): xUpdate changes the in-memory
-// FrontierStore with undo; xSync appends the <t>_log row, one <t>_pending row per part changed,
-// and rewrites the touched hosts' rows; rollback and rollback-to-savepoint undo in memory; xBegin
-// takes the write lock and catches up. Other connections catch up at the start of each statement
-// through the data version, reading only the log rows they have not read: they read the rows of
-// the hosts named, apply the pending rows of those commits to the parts named that they hold,
-// and forget a part whose pending row a later merge removed (a connection whose next row was
-// trimmed reads every host again).
+// FrontierStore with undo; xSync writes the log row (and folds); rollback and
+// rollback-to-savepoint undo in memory; xBegin takes the write lock and catches up. Other
+// connections catch up at the start of each statement through the data version, reading only
+// the log rows they have not read: they take in the hosts' post-images, apply the URL changes
+// to the parts they hold and add them to their tail, drop the tail at a fold, and forget the
+// parts of a row whose URL changes were left out (a connection whose next row was trimmed
+// reads everything again).
 //
 // Reads outside a transaction (a statement such as SELECT crawl_add(?) names no table, so it
 // holds no read transaction) may meet commits between them. So each read is one statement, or
@@ -86,11 +98,12 @@
 // the connection read (the pending rows after it come with the next catch-up), and a part
 // merged by a newer commit makes the statement catch up and read again (StalePart).
 //
-// Paging. Opening a table reads its hosts and the newest log row, nothing of any part; a part is
-// read (its snapshot and its pending rows) when a statement reaches one of its hosts' records,
-// and kept within `cache_mb` (frontier_store.h). A commit merges a part's pending rows into a
-// new snapshot once they weigh 4 kB and as much as the snapshot, or are 16 rows, so a part's
-// rows stay about twice its size and few. 'optimize' rewrites every part's snapshot and keeps only the newest log row.
+// Paging. Opening a table reads its hosts and the log rows after the last fold, nothing of any
+// part; a part is read (its snapshot, its pending rows and its changes in the tail) when a
+// statement reaches one of its hosts' records, and kept within `cache_mb` (frontier_store.h). A
+// fold merges a part's pending rows into a new snapshot once they weigh 4 kB and as much as the
+// snapshot, or are 16 rows, so a part's rows stay about twice its size and few. 'optimize'
+// folds, rewrites every part's snapshot and keeps only its own log row.
 //
 // Sources: frontier_table.cc (creation, the urls look-ups, statistics and checks),
 // frontier_cursor.h/.cc (plans and the cursor), frontier_commands.cc (row writes and the command
@@ -111,6 +124,7 @@
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/frontier/frontier_changes.h"
+#include "extension/frontier/frontier_log_tail.h"
 #include "extension/frontier/frontier_store.h"
 #include "extension/identity/url_normalizer.h"
 
@@ -124,7 +138,9 @@ inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
 // The format version of the shadow tables this build writes (frontier_table.cc tells the older).
-inline constexpr int kFrontierFormat = 5;
+inline constexpr int kFrontierFormat = 6;
+// The oldest format whose crawl state this build reads (frontier_table.cc).
+inline constexpr int kOldestStateFormat = 5;
 // A <t>_pending row's rowid: the part, then the commit (seq < 2^40) in its low bits.
 inline constexpr int kPendingSeqBits = 40;
 
@@ -244,11 +260,12 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // A file of format 3 or 4: refused at its first statement, with the way out.
   absl::Status RefuseOldFormat() const;
   absl::Status LoadHosts();
-  // The host of the current row of a kReadHosts or kReadHost statement; its name is copied to
+  // The host of the current row of a kReadHosts statement; its name is copied to
   // *name_out, which the result's name should point to once the names stop moving.
   absl::StatusOr<HostChange> HostOfRow(const ScopedStatement& select, std::string* name_out);
-  absl::Status WriteHosts(const ChangeSet& changes);
-  // FrontierPartSource: a part's snapshot and pending rows.
+  // Writes the <t>_hosts rows of hosts `ids`, as the store holds them now.
+  absl::Status WriteHosts(const absl::btree_set<uint32_t>& ids);
+  // FrontierPartSource: a part's snapshot and pending rows, then its changes in the tail.
   absl::Status ReadPart(size_t part,
                         const std::function<absl::Status(const ChangeSet&)>& apply) override;
   absl::Status Refuse(absl::Status cause) override { return Corrupt(cause); }
@@ -267,9 +284,27 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   absl::StatusOr<int64_t> NewestSeq();
   // One catch-up; false when a commit landed during its reads (nothing was applied then).
   absl::StatusOr<bool> TryReplayLogSince(int64_t seq);
-  // Appends part_changes_ as part `part`'s pending row of commit `seq`, then merges the part
-  // when its pending rows outweigh its snapshot.
-  absl::Status WritePending(size_t part, int64_t seq);
+  // The log row of version 4 at the current row of a kReadLogSince or kReadNewestLog
+  // statement (seq, data), checked.
+  struct LogRow {
+    int64_t seq = 0;
+    size_t bytes = 0;
+    ChangeSet changes;
+    std::vector<PartRange> ranges;  // the parts of changes.urls
+    bool folds() const { return changes.folded == seq; }
+    // Its URL changes were left out (kMaxLoggedUrls): they are in <t>_pending only.
+    bool left_out() const { return changes.urls.empty() && !changes.parts.empty(); }
+  };
+  absl::StatusOr<LogRow> LogRowAt(const ScopedStatement& select);
+  // The parts of `changes.urls` (a commit's, grouped by part): its hosts are the store's or
+  // among `changes.hosts` (a commit read from the log may create hosts).
+  absl::StatusOr<std::vector<PartRange>> RangesOf(const ChangeSet& changes);
+  // Writes the log row of commit `seq` (changes, whose URL changes are left out when there are
+  // more than kMaxLoggedUrls), folding the tail first when it is due.
+  absl::Status WriteCommit(int64_t seq, const ChangeSet& changes);
+  // Folds the tail and `changes` (those of commit `seq`, which the store holds): a pending row
+  // for each part they changed, the rows of the hosts they touched, then the merges due.
+  absl::Status Fold(int64_t seq, const ChangeSet& changes);
   // Writes part `part`'s snapshot as of commit `seq` and deletes its pending rows.
   absl::Status MergePart(size_t part, int64_t seq);
   // optimize: every part's snapshot, each record renumbered first when old_to_new is given.
@@ -284,14 +319,6 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
 
-  // What this connection knows of a part's rows: read with the part, kept by its commits.
-  struct PartFile {
-    int64_t snapshot_seq = 0;
-    int64_t snapshot_bytes = 0;
-    int64_t pending_bytes = 0;
-    int64_t pending_rows = 0;
-  };
-
   int stored_format_;  // the file's format version when the table was connected
   std::string urls_name_;
   double lease_s_;
@@ -302,7 +329,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   int last_confirm_ = 0;
 
   bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
-  std::vector<PartFile> part_files_ = std::vector<PartFile>(kFrontierParts);
+  LogTail tail_;
+  size_t tail_bound_bytes_ = 0;  // log_tail_kb
   // Reused by every row this connection writes: a part of a large frontier is hundreds of kB,
   // and fresh buffers of that size cost page faults on every commit.
   ChangeSet part_changes_;

@@ -9,10 +9,12 @@
 #include <set>
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "codecs/packed_bytes.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/identity/url_fingerprint.h"
 #include "extension/identity/url_normalizer.h"
@@ -724,6 +726,41 @@ TEST(FrontierChangeSet, HostsPartsAndCountsRoundTrip) {
   ASSERT_TRUE(decoded->counts.has_value());
   EXPECT_EQ(*decoded->counts, store.state_counts());
   EXPECT_EQ((*decoded->counts)[static_cast<int>(UrlState::kLeased)], 3u);
+}
+
+// Version 4 carries `folded` and a deleted URL's host (a log row's changes are split by part
+// through their hosts); version 3 (frontier format 5), which had neither, still decodes.
+TEST(FrontierChangeSet, FoldedAndDeletedHostsRoundTripAndVersionThreeStillDecodes) {
+  ChangeSet changes;
+  UrlChange drop{0x1234, UrlChangeKind::kDelete, {}};
+  drop.record.host = 7;
+  changes.urls.push_back(drop);
+  changes.counts = StateCounts{};
+  changes.folded = 42;
+  absl::StatusOr<ChangeSet> decoded = DecodeChangeSet(Encoded(changes));
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->urls.size(), 1u);
+  EXPECT_EQ(decoded->urls[0].record.host, 7u);
+  EXPECT_EQ(decoded->folded, 42);
+
+  ChangeSet old;
+  old.parts = {5};
+  old.host_ids = {3, 9};
+  old.counts = StateCounts{1, 0, 0, 0, 0, 0};
+  std::string body, blob;
+  EncodeChangeSet(old, &body, &blob);
+  ASSERT_EQ(body.back(), '\0');  // has-folded = 0, which version 3 did not have
+  body.pop_back();
+  std::string v3(1, static_cast<char>(kUnfoldedChangeVersion));
+  codecs::AppendPackedBytes(body, codecs::kFastZstdLevel, &v3, nullptr);
+  const uint64_t checksum = XXH3_64bits(v3.data(), v3.size());
+  for (int i = 0; i < 8; ++i) v3.push_back(static_cast<char>(checksum >> (8 * i)));
+  decoded = DecodeChangeSet({reinterpret_cast<const uint8_t*>(v3.data()), v3.size()});
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_FALSE(decoded->folded.has_value());
+  EXPECT_EQ(decoded->host_ids, old.host_ids);
+  EXPECT_EQ(decoded->parts, old.parts);
+  EXPECT_EQ(decoded->counts, old.counts);
 }
 
 TEST(FrontierChangeSet, TimesAndStatusesRoundTripAndQueuedUrlsStaySmall) {

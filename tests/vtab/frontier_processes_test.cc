@@ -108,9 +108,11 @@ std::string CreateCrawl(const std::string& name, const std::string& options,
   SQLite::Database db = LoadedDb(path);
   db.exec("PRAGMA journal_mode = WAL");
   // cache_mb=0: every lease reads the parts of the URLs it hands out, and of their hosts, from
-  // the file again.
+  // the file again; log_tail_kb=8: the processes' commits stay in the log tail a few at a time,
+  // then one of them folds it.
   db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(cache_mb=0)");
-  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, cache_mb=0" + options + ")");
+  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, cache_mb=0, log_tail_kb=8" +
+          options + ")");
   db.exec("BEGIN");
   SQLite::Statement add(db, "SELECT crawl_add(?, NULL, NULL, 0)");
   for (const std::string& url : urls) {

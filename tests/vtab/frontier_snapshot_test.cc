@@ -1,7 +1,8 @@
-// The frontier's parts on a file (frontier_table.h): each commit writes the parts it changed and
-// merges a part's pending rows once they outweigh its snapshot; opening reads no part and a
-// lease reads only its hosts' parts; a reopened file and a connection left behind by trimmed
-// log rows see exactly the live state; older formats are refused.
+// The frontier's parts on a file (frontier_table.h): commits stay in the log tail until a fold
+// writes the parts they changed, merging a part's pending rows once they outweigh its snapshot;
+// opening reads no part and a lease reads only its hosts' parts; a reopened file and a
+// connection left behind by trimmed log rows see exactly the live state; format 5 is read and
+// older formats are refused.
 #include <sqlite3.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -16,13 +17,18 @@ constexpr char kEveryRow[] =
     "SELECT rowid, url, host, depth, priority, state, due, attempts, status FROM frontier "
     "ORDER BY rowid";
 
-SQLite::Database Crawl(const std::string& path) {
+SQLite::Database Crawl(const std::string& path, const std::string& options = "") {
   SQLite::Database db = LoadedDb(path);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
-  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, host_delay=0)");
+  db.exec("CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, host_delay=0" + options +
+          ")");
   return db;
 }
+
+// Every commit folds (log_tail_kb=0), or the commits stay in the log tail until it passes the
+// default 1 MiB.
+const std::vector<std::string> kTails = {", log_tail_kb=0", ""};
 
 // One crawler commit: `count` reddit URLs from `start` added, then half of them leased.
 void AddAndLease(SQLite::Database& db, const std::vector<std::string>& urls, size_t start,
@@ -53,7 +59,7 @@ int64_t Stat(SQLite::Database& db, const std::string& key) {
 
 TEST(FrontierParts, CommitsWriteTheirPartsAndMergeThemAsTheyGrow) {
   std::string path = TempDbPath("frontier_parts");
-  SQLite::Database db = Crawl(path);
+  SQLite::Database db = Crawl(path, ", log_tail_kb=0");
   std::vector<std::string> reddit =
       ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 40000);
   for (size_t start = 0, commit = 0; start < reddit.size(); start += 1000, ++commit) {
@@ -103,19 +109,7 @@ TEST(FrontierParts, CommitsWriteTheirPartsAndMergeThemAsTheyGrow) {
   EXPECT_EQ(One(after_optimize, "SELECT crawldb_check()"), "ok");
 }
 
-// Opening reads the hosts, no part; a lease of one URL reads its host's part only, and with
-// cache_mb=0 a look-up keeps only the part it reads.
-TEST(FrontierParts, OpeningReadsNoPartAndALeaseOnlyItsHosts) {
-  std::string path = TempDbPath("frontier_opening");
-  std::vector<std::string> reddit =
-      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 10000);
-  {
-    SQLite::Database db = Crawl(path);
-    for (size_t start = 0, commit = 0; start < reddit.size(); start += 1000, ++commit) {
-      AddAndLease(db, reddit, start, 1000, 1000 + static_cast<double>(commit));
-    }
-    ASSERT_GT(Number(db, "SELECT count(DISTINCT row >> 40) FROM frontier_pending"), 100);
-  }
+void ExpectOpeningReadsNoPart(const std::string& path, const std::vector<std::string>& reddit) {
   SQLite::Database db = LoadedDb(path);
   EXPECT_GT(Stat(db, "urls"), 9000);
   EXPECT_EQ(Stat(db, "parts_held"), 0);
@@ -126,6 +120,32 @@ TEST(FrontierParts, OpeningReadsNoPartAndALeaseOnlyItsHosts) {
   EXPECT_EQ(Number(db, "SELECT count(*) FROM frontier WHERE url = '" + reddit[7777] + "'"), 1);
   EXPECT_EQ(Stat(db, "parts_held"), 1);
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
+// Opening reads the hosts, no part; a lease of one URL reads its host's part only, and with
+// cache_mb=0 a look-up keeps only the part it reads.
+TEST(FrontierParts, OpeningReadsNoPartAndALeaseOnlyItsHosts) {
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 10000);
+  for (const std::string& tail : kTails) {
+    SCOPED_TRACE(tail);
+    std::string path = TempDbPath("frontier_opening");
+    {
+      SQLite::Database db = Crawl(path, tail);
+      for (size_t start = 0, commit = 0; start < reddit.size(); start += 1000, ++commit) {
+        AddAndLease(db, reddit, start, 1000, 1000 + static_cast<double>(commit));
+      }
+      // Folded into many parts, or all in the tail (20 commits of under 60 kB each).
+      const int64_t parts = Number(db, "SELECT count(DISTINCT row >> 40) FROM frontier_pending");
+      if (tail.empty()) {
+        ASSERT_EQ(parts, 0);
+        ASSERT_EQ(Number(db, "SELECT count(*) FROM frontier_log"), 20);
+      } else {
+        ASSERT_GT(parts, 100);
+      }
+    }
+    ExpectOpeningReadsNoPart(path, reddit);
+  }
 }
 
 TEST(FrontierParts, AConnectionLeftBehindTrimmedLogRowsReadsTheHostsAgain) {
@@ -150,11 +170,9 @@ TEST(FrontierParts, AConnectionLeftBehindTrimmedLogRowsReadsTheHostsAgain) {
   EXPECT_EQ(Rows(writer, kEveryRow), Rows(reader, kEveryRow));
 }
 
-// Two connections crawl in turn: each takes in the other's commits, applying their pending rows
-// to the parts it holds (or forgetting a part a commit merged), and both see the same rows.
-TEST(FrontierParts, ConnectionsTakeInEachOthersCommitsToThePartsTheyHold) {
+void ExpectConnectionsAgree(const std::string& tail) {
   std::string path = TempDbPath("frontier_take_in");
-  SQLite::Database a = Crawl(path);
+  SQLite::Database a = Crawl(path, tail);
   SQLite::Database b = LoadedDb(path);
   for (int i = 0; i < 600; ++i) {
     a.exec("SELECT crawl_add('http://h" + std::to_string(i % 40) + ".example/p" +
@@ -182,6 +200,15 @@ TEST(FrontierParts, ConnectionsTakeInEachOthersCommitsToThePartsTheyHold) {
   EXPECT_GT(Number(a, "SELECT count(*) FROM frontier WHERE state = 'done'"), 100);
 }
 
+// Two connections crawl in turn: each takes in the other's commits from their log rows, applying
+// their URL changes to the parts it holds and to its tail, and both see the same rows.
+TEST(FrontierParts, ConnectionsTakeInEachOthersCommitsToThePartsTheyHold) {
+  for (const std::string& tail : kTails) {
+    SCOPED_TRACE(tail);
+    ExpectConnectionsAgree(tail);
+  }
+}
+
 // Versions 1 to 4 kept the records whole or in parts by fingerprint; this build's parts are by
 // host. Versions 1 and 2 are refused at open; 3 and 4 at the first statement, with the way out,
 // which works: the table can be dropped and made again.
@@ -198,7 +225,7 @@ TEST(FrontierParts, OlderFormatVersionsAreRefused) {
     if (version < "3") {
       ExpectError(db, "SELECT count(*) FROM frontier", SQLITE_ERROR,
                   "crawldb_frontier: table 'frontier' has format version " + version +
-                      ", older than this build reads (3 to 5); export it with the crawldb that "
+                      ", older than this build reads (3 to 6); export it with the crawldb that "
                       "wrote it and import it again");
       continue;
     }
@@ -215,6 +242,27 @@ TEST(FrontierParts, OlderFormatVersionsAreRefused) {
     EXPECT_EQ(Rows(db, "SELECT url, state FROM frontier"),
               std::vector<std::string>{"http://example.com/|queued"});
   }
+}
+
+// Format 5 folded every commit at once: its file is read as a log whose every row is folded,
+// and the first commit upgrades it.
+TEST(FrontierParts, FormatFiveIsReadAndUpgradedByTheFirstCommit) {
+  std::string path = TempDbPath("frontier_version5");
+  {
+    SQLite::Database db = Crawl(path);
+    db.exec("SELECT crawl_add('http://a.example.com/')");
+    db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
+    db.exec("UPDATE frontier_config SET value = '5' WHERE key = 'format_version'");
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(Rows(db, "SELECT url, state FROM frontier"),
+            std::vector<std::string>{"http://a.example.com/|queued"});
+  EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "5");
+  db.exec("SELECT crawl_add('http://b.example.com/')");
+  EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "6");
+  SQLite::Database reopened = LoadedDb(path);
+  EXPECT_EQ(Rows(reopened, kEveryRow), Rows(db, kEveryRow));
+  EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
 }
 
 }  // namespace
