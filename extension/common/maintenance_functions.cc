@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "extension/common/read_snapshot.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
@@ -13,9 +14,13 @@ Connection* ConnectionOf(sqlite3_context* context) {
   return static_cast<Connection*>(sqlite3_user_data(context));
 }
 
-absl::StatusOr<std::string> StatsArray(const std::vector<CrawldbTable*>& tables) {
+absl::StatusOr<std::string> StatsArray(sqlite3* db, const std::vector<CrawldbTable*>& tables) {
   std::vector<std::string> objects;
   for (CrawldbTable* table : tables) {
+    // Outside a transaction, each table's figures are of one commit.
+    ReadSnapshot snapshot(db, table->schema(), "crawldb_stats");
+    ReadSnapshotScope hold(&snapshot);
+    CRAWLDB_RETURN_IF_ERROR(hold.Hold());
     CRAWLDB_ASSIGN_OR_RETURN(std::string json, table->StatsJson());
     objects.push_back(std::move(json));
   }
@@ -24,7 +29,7 @@ absl::StatusOr<std::string> StatsArray(const std::vector<CrawldbTable*>& tables)
 
 absl::Status Stats(sqlite3_context* context, int, sqlite3_value**) {
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, ConnectionOf(context)->ConnectAll());
-  CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(tables));
+  CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(ConnectionOf(context)->db(), tables));
   ResultText(context, absl::StrCat("{\"tables\":", array, "}"));
   return absl::OkStatus();
 }
@@ -32,7 +37,13 @@ absl::Status Stats(sqlite3_context* context, int, sqlite3_value**) {
 absl::Status Check(sqlite3_context* context, int, sqlite3_value**) {
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, ConnectionOf(context)->ConnectAll());
   std::vector<std::string> problems;
-  for (CrawldbTable* table : tables) CRAWLDB_RETURN_IF_ERROR(table->Check(&problems));
+  for (CrawldbTable* table : tables) {
+    // Outside a transaction, each table is checked as of one commit.
+    ReadSnapshot snapshot(ConnectionOf(context)->db(), table->schema(), "crawldb_check");
+    ReadSnapshotScope hold(&snapshot);
+    CRAWLDB_RETURN_IF_ERROR(hold.Hold());
+    CRAWLDB_RETURN_IF_ERROR(table->Check(&problems));
+  }
   ResultText(context, problems.empty() ? std::string("ok") : absl::StrJoin(problems, "\n"));
   return absl::OkStatus();
 }
@@ -49,7 +60,7 @@ absl::Status Optimize(sqlite3_context* context, int, sqlite3_value**) {
                                     "crawldb_optimize"));
     names.push_back(absl::StrCat("\"", table->name(), "\""));
   }
-  CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(tables));
+  CRAWLDB_ASSIGN_OR_RETURN(std::string array, StatsArray(ConnectionOf(context)->db(), tables));
   ResultText(context, absl::StrCat("{\"optimized\":[", absl::StrJoin(names, ","),
                                    "],\"tables\":", array, "}"));
   return absl::OkStatus();

@@ -392,8 +392,13 @@ absl::Status UrlsTable::BestIndex(sqlite3_index_info* info) {
 
 absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
   // A cursor is opened once per statement run; its xFilter calls (one per outer row of a join)
-  // all see the state caught up with here.
-  CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  // all see the state caught up with here, and read the parts of that one commit until it
+  // closes (ReadSnapshot).
+  CRAWLDB_RETURN_IF_ERROR(read_snapshot_.Hold());
+  if (absl::Status status = CatchUp(); !status.ok()) {
+    read_snapshot_.Release();
+    return status;
+  }
   if (spare_cursor_ != nullptr) {
     spare_cursor_->Reopen();
     return std::move(spare_cursor_);
@@ -402,6 +407,7 @@ absl::StatusOr<std::unique_ptr<UrlsTable::Cursor>> UrlsTable::Open() {
 }
 
 void UrlsTable::CloseCursor(std::unique_ptr<Cursor> cursor) noexcept {
+  read_snapshot_.Release();
   if (spare_cursor_ == nullptr) spare_cursor_ = std::move(cursor);
 }
 

@@ -90,7 +90,8 @@ UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, 
       own_cache_mb_(cache_mb.has_value()),
       merge_bytes_(merge_bytes),
       store_(this),
-      fingerprints_(std::make_unique<FingerprintIndex>()) {
+      fingerprints_(std::make_unique<FingerprintIndex>()),
+      read_snapshot_(db, args.schema, kUrlsModule) {
   normalize_options_.max_length = max_url_length;
   const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
                                                             : Connection::kDefaultCacheMb);

@@ -71,6 +71,7 @@
 #include "absl/status/statusor.h"
 #include "codecs/packed_bytes.h"
 #include "extension/common/connection.h"
+#include "extension/common/read_snapshot.h"
 #include "extension/common/shadow_backed_table.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/statement_cache.h"
@@ -179,6 +180,8 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
   std::string log_keys_;                  // a <t>_pending row's keys, decompressed
   codecs::ZstdContexts zstd_;             // for every row this table packs or unpacks
+  // Held by every open cursor: outside a transaction a statement's reads see one commit.
+  ReadSnapshot read_snapshot_;
 };
 
 // Registers the crawldb_urls module and the url_* functions on `db`.

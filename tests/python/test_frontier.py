@@ -4,16 +4,9 @@ import sqlite3
 import tempfile
 import unittest
 
-EXTENSION = os.environ["CRAWLDB_EXTENSION"]
+from loaded_db import connect
+
 CREATE_SQL = os.path.join(os.path.dirname(__file__), "..", "..", "sql", "crawldb.sql")
-
-
-def connect(path=":memory:"):
-    db = sqlite3.connect(path, isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(EXTENSION)
-    db.enable_load_extension(False)
-    return db
 
 
 class FrontierTest(unittest.TestCase):

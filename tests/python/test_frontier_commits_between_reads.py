@@ -12,16 +12,10 @@ import sqlite3
 import tempfile
 import unittest
 
-EXTENSION = os.environ["CRAWLDB_EXTENSION"]
+from commit_at_step import run_with_commit_at_step
+from loaded_db import connect
+
 EVERY_ROW = "SELECT rowid, id, url, host, depth, priority, state FROM frontier ORDER BY rowid"
-
-
-def connect(path):
-    db = sqlite3.connect(path, isolation_level=None, timeout=0)
-    db.enable_load_extension(True)
-    db.load_extension(EXTENSION)
-    db.enable_load_extension(False)
-    return db
 
 
 class CommitsBetweenReadsTest(unittest.TestCase):
@@ -31,7 +25,7 @@ class CommitsBetweenReadsTest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         self.path = os.path.join(self.folder.name, "crawl.db")
-        self.db = connect(self.path)
+        self.db = connect(self.path, timeout=0)
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("CREATE VIRTUAL TABLE urls USING crawldb_urls")
         self.db.execute(
@@ -54,33 +48,19 @@ class CommitsBetweenReadsTest(unittest.TestCase):
         at the statement's k-th step (on a newly opened self.db each time when `reopen`, which
         must then read what a fresh connection reads); returns the errors the statement
         raised."""
-        other = connect(self.path)
+        other = connect(self.path, timeout=0)
         errors = []
         step = 1
         while True:
-            count = [0]
-            fired = [False]
-
-            def handler():
-                count[0] += 1
-                if count[0] == step and not fired[0]:
-                    fired[0] = True
-                    try:
-                        commit(other, step)
-                    except sqlite3.OperationalError:
-                        pass  # the statement held the write lock at that step
-                return 0
-
             if reopen:
                 self.db.close()
-                self.db = connect(self.path)
-            self.db.set_progress_handler(handler, 1)
-            try:
-                self.db.execute(statement, arguments(step)).fetchall()
-            except sqlite3.Error as error:
-                errors.append((step, str(error)))
-            self.db.set_progress_handler(None, 1)
-            if not fired[0]:
+                self.db = connect(self.path, timeout=0)
+            fired, result = run_with_commit_at_step(
+                self.db, lambda: self.db.execute(statement, arguments(step)).fetchall(),
+                lambda: commit(other, step), step)
+            if isinstance(result, str):
+                errors.append((step, result))
+            if not fired:
                 break
             if reopen:
                 self.assert_same_as_fresh()
@@ -90,7 +70,7 @@ class CommitsBetweenReadsTest(unittest.TestCase):
         return errors
 
     def assert_same_as_fresh(self):
-        fresh = connect(self.path)
+        fresh = connect(self.path, timeout=0)
         self.assertEqual(self.db.execute(EVERY_ROW).fetchall(), fresh.execute(EVERY_ROW).fetchall())
         self.assertEqual(self.db.execute("SELECT crawldb_check()").fetchone()[0], "ok")
         fresh.close()
