@@ -65,6 +65,17 @@ inline void ResultText(sqlite3_context* context, std::string_view text) {
   sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+// Sets a function's result to a time in unix seconds: an integer when it is a whole number
+// (within ±2^53), else a real.
+inline void ResultSeconds(sqlite3_context* context, double seconds) {
+  if (seconds > -0x1p53 && seconds < 0x1p53 &&
+      seconds == static_cast<double>(static_cast<int64_t>(seconds))) {
+    sqlite3_result_int64(context, static_cast<int64_t>(seconds));
+  } else {
+    sqlite3_result_double(context, seconds);
+  }
+}
+
 // A copy of `text` in sqlite3_malloc'ed memory (NULL when out of memory).
 char* SqliteStrdup(absl::string_view text) noexcept;
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "extension/common/rows_cursor.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
@@ -103,13 +104,7 @@ absl::Status CheckCount(absl::string_view function, absl::string_view signature,
 // The frontier table the functions act on, connected and caught up, and the nested statements
 // prepared for it.
 absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_view function) {
-  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier,
-                           state->connection->ConnectAs<FrontierTable>(kFrontierTableName));
-  if (frontier == nullptr) {
-    return UserError(function, "there is no crawldb_frontier table named 'frontier'",
-                     "create it with CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
-  }
-  CRAWLDB_RETURN_IF_ERROR(frontier->CatchUp());
+  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, MainFrontier(state->connection, function));
   if (state->nested == nullptr || state->frontier_name != frontier->name()) {
     std::string f = absl::StrCat("main.", QuoteIdentifier(frontier->name()));
     std::string command = QuoteIdentifier(frontier->name());
@@ -375,14 +370,13 @@ class LeaseTable : public VirtualTable {
   FunctionState* state_;
 };
 
-class LeaseTable::Cursor : public VirtualCursor {
+class LeaseTable::Cursor : public RowsCursor<FrontierTable::LeaseRow> {
  public:
   explicit Cursor(FunctionState* state) : state_(state) {}
 
   absl::Status Filter(int idx_num, const char*, int argc, sqlite3_value** argv) {
     constexpr absl::string_view kName = "crawl_lease";
-    rows_.clear();
-    next_ = 0;
+    Restart();
     // Arguments back in their positions (absent ones NULL).
     sqlite3_value* arguments[3] = {nullptr, nullptr, nullptr};
     for (int argument = 0, used = 0; argument < 3; ++argument) {
@@ -419,24 +413,19 @@ class LeaseTable::Cursor : public VirtualCursor {
       }
       CRAWLDB_RETURN_IF_ERROR(Nested(lease.Run()));
     }
-    rows_ = frontier->last_lease();
+    rows() = frontier->last_lease();
     ids_.clear();
-    for (const FrontierTable::LeaseRow& row : rows_) {
+    for (const FrontierTable::LeaseRow& row : rows()) {
       CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, frontier->IdOf(row.url));
       ids_.push_back(id);
     }
     return absl::OkStatus();
   }
-  absl::Status Next() {
-    ++next_;
-    return absl::OkStatus();
-  }
-  bool Eof() const { return next_ >= rows_.size(); }
   absl::Status Column(sqlite3_context* context, int column) {
-    const FrontierTable::LeaseRow& row = rows_[next_];
+    const FrontierTable::LeaseRow& row = this->row();
     switch (column) {
       case kLeaseId:
-        if (ids_[next_].has_value()) sqlite3_result_int64(context, *ids_[next_]);
+        if (ids_[position()].has_value()) sqlite3_result_int64(context, *ids_[position()]);
         break;
       case kLeaseUrl:
         ResultText(context, row.url);
@@ -445,24 +434,17 @@ class LeaseTable::Cursor : public VirtualCursor {
         sqlite3_result_int64(context, row.depth);
         break;
       case kLeaseUntil:
-        if (row.lease_until == static_cast<double>(static_cast<int64_t>(row.lease_until))) {
-          sqlite3_result_int64(context, static_cast<int64_t>(row.lease_until));
-        } else {
-          sqlite3_result_double(context, row.lease_until);
-        }
+        ResultSeconds(context, row.lease_until);
         break;
       default:
         break;
     }
     return absl::OkStatus();
   }
-  absl::StatusOr<sqlite3_int64> Rowid() { return static_cast<sqlite3_int64>(next_ + 1); }
 
  private:
   FunctionState* state_;
-  std::vector<FrontierTable::LeaseRow> rows_;
-  std::vector<std::optional<int64_t>> ids_;
-  size_t next_ = 0;
+  std::vector<std::optional<int64_t>> ids_;  // the id in `urls` of each row's URL
 };
 
 absl::StatusOr<std::unique_ptr<LeaseTable::Cursor>> LeaseTable::Open() {
@@ -481,6 +463,17 @@ int OnTrace(unsigned mask, void* state, void*, void*) {
 }
 
 }  // namespace
+
+absl::StatusOr<FrontierTable*> MainFrontier(Connection* connection, absl::string_view function) {
+  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier,
+                           connection->ConnectAs<FrontierTable>(kFrontierTableName));
+  if (frontier == nullptr) {
+    return UserError(function, "there is no crawldb_frontier table named 'frontier'",
+                     "create it with CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls)");
+  }
+  CRAWLDB_RETURN_IF_ERROR(frontier->CatchUp());
+  return frontier;
+}
 
 absl::Status RegisterFrontierFunctions(sqlite3* db, Connection* connection) {
   auto owned = std::make_unique<FunctionState>();

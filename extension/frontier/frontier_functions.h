@@ -11,6 +11,7 @@
 //       `priority` (integer, lower = more important, default 0). With a parent, the link
 //       parent → url is recorded in <frontier>_links, also when the URL is known.
 //   crawldb_last_refusal()  → the reason of this connection's latest NULL from crawl_add
+//   crawl_hosts  table-valued: every host as of the last commit (frontier_hosts_function.h)
 //   crawl_lease(n [, lease_s] [, now])  table-valued: id, url, depth, lease_until
 //       Returns expired leases and due re-crawls / retries to the queue, then leases up to n URLs
 //       (see frontier_store.h for the order and politeness) for lease_s seconds (default: the
@@ -47,11 +48,19 @@
 #pragma once
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/connection.h"
 #include "extension/common/sqlite_api.h"
 
 namespace crawldb::frontier {
 
+class FrontierTable;
+
 absl::Status RegisterFrontierFunctions(sqlite3* db, Connection* connection);
+
+// The crawldb_frontier table named `frontier` of the main schema, caught up; an error naming
+// `function` when there is none.
+absl::StatusOr<FrontierTable*> MainFrontier(Connection* connection, absl::string_view function);
 
 }  // namespace crawldb::frontier

@@ -16,6 +16,7 @@
 #include "extension/frontier/frontier_clock.h"
 #include "extension/frontier/frontier_cursor.h"
 #include "extension/frontier/frontier_functions.h"
+#include "extension/frontier/frontier_hosts_function.h"
 #include "extension/frontier/frontier_slots.h"
 #include "extension/identity/registrable_domain.h"
 #include "extension/identity/url_fingerprint.h"
@@ -389,7 +390,8 @@ absl::Status RegisterFrontier(sqlite3* db, Connection* connection) {
   int rc = sqlite3_create_module_v2(db, kFrontierModule, VtabModule<FrontierTable>::Get(),
                                     connection, nullptr);
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kFrontierModule);
-  return RegisterFrontierFunctions(db, connection);
+  CRAWLDB_RETURN_IF_ERROR(RegisterFrontierFunctions(db, connection));
+  return RegisterHostsFunction(db, connection);
 }
 
 }  // namespace crawldb::frontier

@@ -490,6 +490,47 @@ TEST(FrontierVtab, UrlsOptimizeRenumbersTheFrontiersIds) {
   ExpectChecked(db);
 }
 
+// crawl_hosts shows each host as of the last commit, also to another connection while the
+// commits are still in the log tail: its counts are the frontier's own, and once optimize folds
+// the tail, <t>_hosts says the same.
+TEST(FrontierVtab, CrawlHostsShowsEveryHostAsOfTheLastCommit) {
+  std::string path = TempDbPath("frontier_crawl_hosts");
+  SQLite::Database db = Crawl(", host_delay=2", path);
+  SQLite::Database other = LoadedDb(path);
+  ASSERT_EQ(One(other, "SELECT count(*) FROM crawl_hosts"), "0");
+  db.exec("BEGIN");
+  for (int i = 0; i < 60; ++i) {
+    Add(db, "http://h" + std::to_string(i % 6) + ".example.com/" + std::to_string(i));
+  }
+  db.exec("COMMIT");
+  db.exec("SELECT crawl_host_set('h0.example.com', 30, 4, 5000)");
+  std::vector<std::string> leased = Rows(db, "SELECT url FROM crawl_lease(10, 60, 1000)");
+  ASSERT_EQ(leased.size(), 5u);  // one per host but the blocked h0
+  db.exec("SELECT crawl_confirm('" + leased[0] + "', 503, NULL, 1001)");
+  for (SQLite::Database* reader : {&db, &other}) {
+    EXPECT_EQ(Rows(*reader,
+                   "SELECT host, delay, budget, blocked_until, next_allowed, urls, queued, timed, "
+                   "next_due FROM crawl_hosts WHERE host IN ('h0.example.com', '" +
+                       One(db, "SELECT host FROM frontier WHERE url = '" + leased[1] + "'") +
+                       "') ORDER BY host"),
+              (std::vector<std::string>{
+                  "h0.example.com|30.0|4|5000|0|10|10|0|NULL",
+                  One(db, "SELECT host FROM frontier WHERE url = '" + leased[1] + "'") +
+                      "|2.0|0|0|1002|10|9|1|1060"}));
+    // Every host's counts are the frontier's own.
+    EXPECT_EQ(One(*reader,
+                  "SELECT count(*) FROM crawl_hosts h WHERE urls != (SELECT count(*) FROM "
+                  "frontier f WHERE f.host = h.host) OR timed != (SELECT count(*) FROM frontier f "
+                  "WHERE f.host = h.host AND due IS NOT NULL)"),
+              "0");
+  }
+  // The shadow table lags until the tail is folded.
+  EXPECT_EQ(One(other, "SELECT count(*) FROM frontier_hosts"), "0");
+  db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
+  EXPECT_EQ(Rows(other, "SELECT name, size, queued, timed FROM frontier_hosts ORDER BY name"),
+            Rows(other, "SELECT host, urls, queued, timed FROM crawl_hosts ORDER BY host"));
+}
+
 TEST(FrontierVtab, AUrlDeletedFromUrlsLeavesTheCrawlAtItsLease) {
   SQLite::Database db = Crawl(", host_delay=0");
   for (const char* page : {"A", "B", "C"}) ASSERT_EQ(Add(db, std::string(kWiki) + page), "1");
