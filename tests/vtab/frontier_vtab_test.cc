@@ -568,6 +568,29 @@ TEST(FrontierVtab, LogIsCheckpointedAutomatically) {
   ExpectChecked(reopened);
 }
 
+// a, b, optimize, c, d on a file with `options`, then `damage`: the next statement of a new
+// connection fails SQLITE_CORRUPT_VTAB with a crawldb_frontier message.
+void ExpectCorrupt(const std::string& options, const std::string& damage) {
+  std::string path = TempDbPath("frontier_corrupt");
+  {
+    SQLite::Database db = Crawl(options, path);
+    Add(db, "http://a.example.com/some/page");
+    Add(db, "http://b.example.com/other/page");
+    db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
+    Add(db, "http://c.example.com/third/page");
+    Add(db, "http://d.example.com/fourth/page");
+    db.exec(damage);
+  }
+  SQLite::Database db = LoadedDb(path);
+  try {
+    db.exec("SELECT count(*) FROM frontier");
+    ADD_FAILURE() << "no error after: " << damage;
+  } catch (const SQLite::Exception& e) {
+    EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << damage << ": " << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("crawldb_frontier: ", 0), 0u) << e.what();
+  }
+}
+
 TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
   for (const std::string& damage : std::vector<std::string>{
            "UPDATE frontier_log SET data = substr(data, 1, length(data) - 3)",
@@ -583,24 +606,16 @@ TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
            "DELETE FROM frontier_log", "UPDATE frontier_hosts SET queued = queued + 1 WHERE id = 0",
            "UPDATE frontier_hosts SET delay = 'slow'", "DELETE FROM frontier_hosts WHERE id = 2",
            "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'"}) {
-    std::string path = TempDbPath("frontier_corrupt");
-    {
-      SQLite::Database db = Crawl(", log_tail_kb=0", path);
-      Add(db, "http://a.example.com/some/page");
-      Add(db, "http://b.example.com/other/page");
-      db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
-      Add(db, "http://c.example.com/third/page");
-      Add(db, "http://d.example.com/fourth/page");
-      db.exec(damage);
-    }
-    SQLite::Database db = LoadedDb(path);
-    try {
-      db.exec("SELECT count(*) FROM frontier");
-      ADD_FAILURE() << "no error after: " << damage;
-    } catch (const SQLite::Exception& e) {
-      EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << damage << ": " << e.what();
-      EXPECT_EQ(std::string(e.what()).rfind("crawldb_frontier: ", 0), 0u) << e.what();
-    }
+    // Every commit folds; cache_mb=0: every statement reads the parts it needs again.
+    ExpectCorrupt(", log_tail_kb=0, cache_mb=0", damage);
+  }
+  // The default log tail: c and d are in it, not folded.
+  for (const std::string& damage : std::vector<std::string>{
+           "DELETE FROM frontier_log WHERE seq = (SELECT max(seq) - 1 FROM frontier_log)",
+           "UPDATE frontier_log SET data = (SELECT data FROM frontier_log ORDER BY seq LIMIT 1) "
+           "  WHERE seq = (SELECT max(seq) FROM frontier_log)",
+           "DELETE FROM frontier_hosts WHERE id = 1"}) {
+    ExpectCorrupt("", damage);
   }
 }
 
