@@ -39,8 +39,9 @@
 //
 // Every change is recorded in an undo log until the transaction ends (UndoTo reverts exactly,
 // including host settings and politeness times); the changes since a mark are what a
-// transaction writes (ChangesSince, frontier_changes.h). ApplyCommitted takes in what another
-// connection committed: host post-images, and the parts it changed, which are forgotten.
+// transaction writes (ChangesSince, frontier_changes.h). ApplyCommitted takes in what other
+// connections committed: host post-images, their URL changes to the parts held, and the parts
+// to forget (those whose changes it was not given).
 //
 // Memory: a held part costs about 58 bytes per record (slot_hash_map.h) and 16 bytes per queued
 // or timed record in its host's B-tree; a host about 200 bytes plus its name, held or not.
