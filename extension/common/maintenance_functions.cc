@@ -1,5 +1,7 @@
 #include "extension/common/maintenance_functions.h"
 
+#include <functional>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "extension/common/read_snapshot.h"
@@ -14,15 +16,22 @@ Connection* ConnectionOf(sqlite3_context* context) {
   return static_cast<Connection*>(sqlite3_user_data(context));
 }
 
+// Runs `read` on `table`'s state as of one commit, also outside a transaction (ReadSnapshot).
+absl::Status AsOfOneCommit(sqlite3* db, const CrawldbTable& table, absl::string_view function,
+                           const std::function<absl::Status()>& read) {
+  ReadSnapshot snapshot(db, table.schema(), function);
+  CRAWLDB_RETURN_IF_ERROR(snapshot.Hold());
+  return read();  // the snapshot's statement is finalised on the way out, ending it
+}
+
 absl::StatusOr<std::string> StatsArray(sqlite3* db, const std::vector<CrawldbTable*>& tables) {
   std::vector<std::string> objects;
   for (CrawldbTable* table : tables) {
-    // Outside a transaction, each table's figures are of one commit.
-    ReadSnapshot snapshot(db, table->schema(), "crawldb_stats");
-    ReadSnapshotScope hold(&snapshot);
-    CRAWLDB_RETURN_IF_ERROR(hold.Hold());
-    CRAWLDB_ASSIGN_OR_RETURN(std::string json, table->StatsJson());
-    objects.push_back(std::move(json));
+    CRAWLDB_RETURN_IF_ERROR(AsOfOneCommit(db, *table, "crawldb_stats", [&]() -> absl::Status {
+      CRAWLDB_ASSIGN_OR_RETURN(std::string json, table->StatsJson());
+      objects.push_back(std::move(json));
+      return absl::OkStatus();
+    }));
   }
   return absl::StrCat("[", absl::StrJoin(objects, ","), "]");
 }
@@ -38,11 +47,8 @@ absl::Status Check(sqlite3_context* context, int, sqlite3_value**) {
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<CrawldbTable*> tables, ConnectionOf(context)->ConnectAll());
   std::vector<std::string> problems;
   for (CrawldbTable* table : tables) {
-    // Outside a transaction, each table is checked as of one commit.
-    ReadSnapshot snapshot(ConnectionOf(context)->db(), table->schema(), "crawldb_check");
-    ReadSnapshotScope hold(&snapshot);
-    CRAWLDB_RETURN_IF_ERROR(hold.Hold());
-    CRAWLDB_RETURN_IF_ERROR(table->Check(&problems));
+    CRAWLDB_RETURN_IF_ERROR(AsOfOneCommit(ConnectionOf(context)->db(), *table, "crawldb_check",
+                                          [&] { return table->Check(&problems); }));
   }
   ResultText(context, problems.empty() ? std::string("ok") : absl::StrJoin(problems, "\n"));
   return absl::OkStatus();

@@ -42,24 +42,4 @@ class ReadSnapshot {
   int users_ = 0;
 };
 
-// Holds `snapshot` for a scope.
-class ReadSnapshotScope {
- public:
-  explicit ReadSnapshotScope(ReadSnapshot* snapshot) : snapshot_(snapshot) {}
-  ReadSnapshotScope(const ReadSnapshotScope&) = delete;
-  ReadSnapshotScope& operator=(const ReadSnapshotScope&) = delete;
-  ~ReadSnapshotScope() {
-    if (held_) snapshot_->Release();
-  }
-  absl::Status Hold() {
-    absl::Status status = snapshot_->Hold();
-    held_ = status.ok();
-    return status;
-  }
-
- private:
-  ReadSnapshot* snapshot_;
-  bool held_ = false;
-};
-
 }  // namespace crawldb

@@ -5,13 +5,13 @@
 namespace crawldb::frontier {
 
 void LogTail::Add(absl::Span<const UrlChange> urls, absl::Span<const PartRange> ranges,
-                  absl::Span<const uint32_t> host_ids, size_t row_bytes) {
+                  absl::Span<const HostChange> hosts, size_t row_bytes) {
   const auto base = static_cast<uint32_t>(urls_.size());
   urls_.insert(urls_.end(), urls.begin(), urls.end());
   for (const PartRange& range : ranges) {
     ranges_[range.part].push_back({range.part, base + range.begin, base + range.end});
   }
-  hosts_.insert(host_ids.begin(), host_ids.end());
+  for (const HostChange& host : hosts) hosts_.insert(host.id);
   ++rows_;
   row_bytes_ += row_bytes;
 }

@@ -35,10 +35,10 @@ class LogTail {
   // The hosts the tail's commits touched (a fold writes their rows).
   const absl::btree_set<uint32_t>& hosts() const { return hosts_; }
 
-  // Adds one commit: its URL changes (`ranges` gives their parts), the ids of the hosts it
-  // touched and the bytes of its log row.
+  // Adds one commit: its URL changes (`ranges` gives their parts), the post-images of the hosts
+  // it touched and the bytes of its log row.
   void Add(absl::Span<const UrlChange> urls, absl::Span<const PartRange> ranges,
-           absl::Span<const uint32_t> host_ids, size_t row_bytes);
+           absl::Span<const HostChange> hosts, size_t row_bytes);
   // Appends the changes to part `part`, in commit order, to *out.
   void AppendPart(uint32_t part, std::vector<UrlChange>* out) const;
   // The parts the tail changed, in increasing order.

@@ -39,25 +39,6 @@ constexpr int64_t kMaxPendingRows = 16;
 // reads everything again.
 constexpr int64_t kKeptLogRows = 64;
 
-// The newest post-image of each host the rows touched, by id.
-std::vector<HostChange> LatestHosts(absl::Span<const ChangeSet* const> commits) {
-  absl::btree_map<uint32_t, const HostChange*> latest;
-  for (const ChangeSet* changes : commits) {
-    for (const HostChange& host : changes->hosts) latest[host.id] = &host;
-  }
-  std::vector<HostChange> hosts;
-  hosts.reserve(latest.size());
-  for (const auto& [id, host] : latest) hosts.push_back(*host);
-  return hosts;
-}
-
-std::vector<uint32_t> HostIds(const ChangeSet& changes) {
-  std::vector<uint32_t> ids;
-  ids.reserve(changes.hosts.size());
-  for (const HostChange& host : changes.hosts) ids.push_back(host.id);
-  return ids;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -73,7 +54,7 @@ absl::Status FrontierTable::LoadAll() {
     store_.Reset();
     int64_t seq = 0;
     int64_t folded = 0;
-    ChangeSet counts;
+    std::optional<StateCounts> counts;
     {
       CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadNewestLog));
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -89,7 +70,7 @@ absl::Status FrontierTable::LoadAll() {
           return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': log row ", seq,
                                                             " has no state counts"));
         }
-        counts.counts = newest.counts;
+        counts = newest.counts;
         // A row of format 5 folded its own commit.
         folded = newest.folded.value_or(seq);
         if (folded < 0 || folded > seq) {
@@ -124,15 +105,9 @@ absl::Status FrontierTable::LoadAll() {
       if (attempt == kReadAttempts) return Busy();
       continue;
     }
-    std::vector<const ChangeSet*> commits;
-    for (const LogRow& row : tail) commits.push_back(&row.changes);
-    counts.hosts = LatestHosts(commits);
-    if (absl::Status status = store_.ApplyCommitted(counts); !status.ok()) return Corrupt(status);
-    if (absl::Status status = store_.CheckCounts(); !status.ok()) return Corrupt(status);
     tail_.Fold(folded);
-    for (const LogRow& row : tail) {
-      tail_.Add(row.changes.urls, row.ranges, HostIds(row.changes), row.bytes);
-    }
+    CRAWLDB_RETURN_IF_ERROR(TakeIn(tail, counts));
+    if (absl::Status status = store_.CheckCounts(); !status.ok()) return Corrupt(status);
     sync().Loaded(generation);
     sync().Replayed(seq);
     store_.ClearUndo();
@@ -338,8 +313,9 @@ absl::StatusOr<bool> FrontierTable::TryReplayLogSince(int64_t seq) {
     for (int64_t expected = seq + 1;; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      if (select.ColumnInt64(0) != expected || select.ColumnBlob(1).empty() ||
-          select.ColumnBlob(1)[0] == kUnfoldedChangeVersion) {
+      absl::Span<const uint8_t> blob = select.ColumnBlob(1);
+      if (select.ColumnInt64(0) != expected ||
+          (!blob.empty() && blob[0] == kUnfoldedChangeVersion)) {
         read_all = true;
         break;
       }
@@ -354,18 +330,25 @@ absl::StatusOr<bool> FrontierTable::TryReplayLogSince(int64_t seq) {
   if (rows.empty()) return true;
   CRAWLDB_ASSIGN_OR_RETURN(int64_t newest, NewestSeq());
   if (newest != rows.back().seq) return false;  // a commit landed meanwhile
+  CRAWLDB_RETURN_IF_ERROR(TakeIn(rows, rows.back().changes.counts));
+  sync().Replayed(rows.back().seq);
+  store_.ClearUndo();
+  return true;
+}
 
+absl::Status FrontierTable::TakeIn(absl::Span<const LogRow> rows,
+                                   const std::optional<StateCounts>& counts) {
   // The hosts' newest post-images; the URL changes to the parts held, but for the parts of a
   // row whose URL changes were left out, which are forgotten (read again when needed).
   ChangeSet committed;
-  std::vector<const ChangeSet*> commits;
+  absl::btree_map<uint32_t, const HostChange*> latest;
   absl::btree_set<uint32_t> forget;
   for (const LogRow& row : rows) {
-    commits.push_back(&row.changes);
+    for (const HostChange& host : row.changes.hosts) latest[host.id] = &host;
     if (row.left_out()) forget.insert(row.changes.parts.begin(), row.changes.parts.end());
   }
-  committed.hosts = LatestHosts(commits);
-  committed.counts = rows.back().changes.counts;
+  for (const auto& [id, host] : latest) committed.hosts.push_back(*host);
+  committed.counts = counts;
   committed.parts.assign(forget.begin(), forget.end());
   std::vector<CommittedPart> pending;
   for (const LogRow& row : rows) {
@@ -389,11 +372,9 @@ absl::StatusOr<bool> FrontierTable::TryReplayLogSince(int64_t seq) {
     }
   }
   for (size_t i = first; i < rows.size(); ++i) {
-    tail_.Add(rows[i].changes.urls, rows[i].ranges, HostIds(rows[i].changes), rows[i].bytes);
+    tail_.Add(rows[i].changes.urls, rows[i].ranges, rows[i].changes.hosts, rows[i].bytes);
   }
-  sync().Replayed(rows.back().seq);
-  store_.ClearUndo();
-  return true;
+  return absl::OkStatus();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -432,39 +413,33 @@ absl::Status FrontierTable::WriteCommit(int64_t seq, const ChangeSet& changes) {
     row.folded = tail_.folded();
     EncodeChangeSet(row, &body_, &blob_, &zstd_);
     fold = tail_.row_bytes() + blob_.size() > tail_bound_bytes_ || tail_.rows() + 1 > kTailRows;
-    if (!fold) {
-      CRAWLDB_ASSIGN_OR_RETURN(std::vector<PartRange> ranges, RangesOf(changes));
-      tail_.Add(changes.urls, ranges, HostIds(changes), blob_.size());
-    }
   }
+  // The commit joins the tail, which a fold then writes out whole.
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<PartRange> ranges, RangesOf(changes));
+  tail_.Add(changes.urls, ranges, changes.hosts, fold ? 0 : blob_.size());
   if (fold) {
-    CRAWLDB_RETURN_IF_ERROR(Fold(seq, changes));
+    CRAWLDB_RETURN_IF_ERROR(Fold(seq));
     row.folded = seq;
     EncodeChangeSet(row, &body_, &blob_, &zstd_);
   }
+  return AppendLog(seq);
+}
+
+absl::Status FrontierTable::AppendLog(int64_t seq) {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
   CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
   CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
   return append.Run();
 }
 
-absl::Status FrontierTable::Fold(int64_t seq, const ChangeSet& changes) {
-  CRAWLDB_ASSIGN_OR_RETURN(std::vector<PartRange> ranges, RangesOf(changes));
-  absl::btree_set<uint32_t> parts;
-  for (uint32_t part : tail_.Parts()) parts.insert(part);
-  for (const PartRange& range : ranges) parts.insert(range.part);
+absl::Status FrontierTable::Fold(int64_t seq) {
   std::vector<uint32_t> merges;
-  for (uint32_t part : parts) {
+  for (uint32_t part : tail_.Parts()) {
     part_changes_.hosts.clear();
     part_changes_.parts.clear();
     part_changes_.counts.reset();
     part_changes_.urls.clear();
     tail_.AppendPart(part, &part_changes_.urls);
-    for (const PartRange& range : ranges) {
-      if (range.part != part) continue;
-      part_changes_.urls.insert(part_changes_.urls.end(), changes.urls.begin() + range.begin,
-                                changes.urls.begin() + range.end);
-    }
     EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
     {
       CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendPending));
@@ -485,9 +460,7 @@ absl::Status FrontierTable::Fold(int64_t seq, const ChangeSet& changes) {
       merges.push_back(part);
     }
   }
-  absl::btree_set<uint32_t> hosts = tail_.hosts();
-  for (const HostChange& host : changes.hosts) hosts.insert(host.id);
-  CRAWLDB_RETURN_IF_ERROR(WriteHosts(hosts));
+  CRAWLDB_RETURN_IF_ERROR(WriteHosts(tail_.hosts()));
   // From here a part is read from its rows alone (they hold the tail).
   tail_.Fold(seq);
   for (uint32_t part : merges) CRAWLDB_RETURN_IF_ERROR(MergePart(part, seq));
@@ -552,12 +525,7 @@ absl::Status FrontierTable::Checkpoint(absl::Span<const int64_t> old_to_new) {
   row.counts = store_.state_counts();
   row.folded = seq;
   EncodeChangeSet(row, &body_, &blob_, &zstd_);
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
-    CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
-    CRAWLDB_RETURN_IF_ERROR(append.Run());
-  }
+  CRAWLDB_RETURN_IF_ERROR(AppendLog(seq));
   // Only this row is needed (it holds the counts); a connection further behind reads
   // everything again.
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));

@@ -299,12 +299,18 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // The parts of `changes.urls` (a commit's, grouped by part): its hosts are the store's or
   // among `changes.hosts` (a commit read from the log may create hosts).
   absl::StatusOr<std::vector<PartRange>> RangesOf(const ChangeSet& changes);
-  // Writes the log row of commit `seq` (changes, whose URL changes are left out when there are
-  // more than kMaxLoggedUrls), folding the tail first when it is due.
+  // Applies log rows read in commit order: the hosts' newest post-images and `counts`, the URL
+  // changes to the parts held (the parts of a row whose URL changes were left out are
+  // forgotten instead), then the tail: the rows after the last fold among them.
+  absl::Status TakeIn(absl::Span<const LogRow> rows, const std::optional<StateCounts>& counts);
+  // Adds commit `seq` (changes, which the store holds) to the tail and writes its log row, whose
+  // URL changes are left out when there are more than kMaxLoggedUrls; folds when it is due.
   absl::Status WriteCommit(int64_t seq, const ChangeSet& changes);
-  // Folds the tail and `changes` (those of commit `seq`, which the store holds): a pending row
-  // for each part they changed, the rows of the hosts they touched, then the merges due.
-  absl::Status Fold(int64_t seq, const ChangeSet& changes);
+  // Appends blob_ as the log row of commit `seq`.
+  absl::Status AppendLog(int64_t seq);
+  // Writes the tail out at commit `seq`: a pending row for each part it changed, the rows of the
+  // hosts it touched, then the merges due; the tail is then empty.
+  absl::Status Fold(int64_t seq);
   // Writes part `part`'s snapshot as of commit `seq` and deletes its pending rows.
   absl::Status MergePart(size_t part, int64_t seq);
   // optimize: every part's snapshot, each record renumbered first when old_to_new is given.

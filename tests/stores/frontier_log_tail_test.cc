@@ -9,6 +9,12 @@ namespace {
 
 UrlChange Change(uint64_t fp, UrlChangeKind kind) { return {fp, kind, {}}; }
 
+std::vector<HostChange> Hosts(std::vector<uint32_t> ids) {
+  std::vector<HostChange> hosts;
+  for (uint32_t id : ids) hosts.push_back({id, "h.example.com", {}, {}});
+  return hosts;
+}
+
 std::vector<uint64_t> FpsOf(const LogTail& tail, uint32_t part) {
   std::vector<UrlChange> changes;
   tail.AppendPart(part, &changes);
@@ -25,10 +31,10 @@ TEST(FrontierLogTail, PartsComeBackInCommitOrderUntilAFold) {
   const std::vector<UrlChange> first = {Change(1, UrlChangeKind::kNew),
                                         Change(2, UrlChangeKind::kNew),
                                         Change(3, UrlChangeKind::kNew)};
-  tail.Add(first, std::vector<PartRange>{{5, 0, 2}, {9, 2, 3}}, std::vector<uint32_t>{0, 1}, 100);
+  tail.Add(first, std::vector<PartRange>{{5, 0, 2}, {9, 2, 3}}, Hosts({0, 1}), 100);
   const std::vector<UrlChange> second = {Change(4, UrlChangeKind::kNew),
                                          Change(1, UrlChangeKind::kDelete)};
-  tail.Add(second, std::vector<PartRange>{{9, 0, 1}, {5, 1, 2}}, std::vector<uint32_t>{1, 4}, 50);
+  tail.Add(second, std::vector<PartRange>{{9, 0, 1}, {5, 1, 2}}, Hosts({1, 4}), 50);
 
   EXPECT_EQ(tail.folded(), 10);
   EXPECT_EQ(tail.rows(), 2u);
