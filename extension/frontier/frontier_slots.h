@@ -41,6 +41,7 @@ enum Slot {
   kReadLogSince,
   kAppendLog,
   kTrimLog,
+  kLogBeyondKeptBytes,
   kLogBytes,
   kSnapshotBytes,
   kPendingBytes,

@@ -35,9 +35,10 @@ constexpr size_t kMaxLoggedUrls = 16384;
 // once they are this many rows (so that reading a part reads a bounded number of rows).
 constexpr int64_t kMinMergeBytes = 4096;
 constexpr int64_t kMaxPendingRows = 16;
-// Log rows kept beyond the tail for other connections to catch up with; one further behind
-// reads everything again.
+// Log rows kept beyond the tail for other connections to catch up with: at most this many, of
+// at most kKeptLogBytes together; a connection further behind reads everything again.
 constexpr int64_t kKeptLogRows = 64;
+constexpr int64_t kKeptLogBytes = int64_t{1} << 20;
 
 }  // namespace
 
@@ -390,9 +391,17 @@ absl::Status FrontierTable::Sync() {
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
   CRAWLDB_RETURN_IF_ERROR(WriteCommit(seq, changes));
-  // The rows after the last fold are the tail every connection reads at open; the newest
-  // kKeptLogRows let connections a little behind catch up without reading everything again.
-  const int64_t trim = std::min(tail_.folded(), seq - kKeptLogRows);
+  // The rows after the last fold are the tail every connection reads at open; the newest rows
+  // before it (kKeptLogRows, kKeptLogBytes) let connections a little behind catch up without
+  // reading everything again. Those rows change only when a commit folds.
+  int64_t trim = std::min(tail_.folded(), seq - kKeptLogRows);
+  if (tail_.folded() == seq) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement beyond, Use(kLogBeyondKeptBytes));
+    CRAWLDB_RETURN_IF_ERROR(beyond.BindInt64(1, seq));
+    CRAWLDB_RETURN_IF_ERROR(beyond.BindInt64(2, kKeptLogBytes));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, beyond.Step());
+    if (row) trim = std::max(trim, beyond.ColumnInt64(0));
+  }
   if (trim > 0) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement erase, Use(kTrimLog));
     CRAWLDB_RETURN_IF_ERROR(erase.BindInt64(1, trim));

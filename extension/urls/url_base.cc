@@ -472,8 +472,11 @@ size_t UrlBase::HeadIndexBytes() const {
 }
 
 size_t UrlBase::MemoryBytes() const {
-  return (model_ ? model_->MemoryBytes() : 0) + heads_.MemoryBytes() +
-         head_prefixes_.capacity() * sizeof(uint64_t) + blocks_.capacity() +
+  return (model_ ? model_->MemoryBytes() : 0) + KeysMemoryBytes();
+}
+
+size_t UrlBase::KeysMemoryBytes() const {
+  return heads_.MemoryBytes() + head_prefixes_.capacity() * sizeof(uint64_t) + blocks_.capacity() +
          block_offsets_.capacity() * sizeof(uint64_t) + scratch_.capacity() +
          landmark_slots_.capacity() * sizeof(uint32_t) + landmarks_.capacity() * sizeof(Landmarks) +
          landmark_keys_.capacity() + landmark_scratch_.capacity();

@@ -134,6 +134,8 @@ class UrlBase {
 
   // Bytes of memory held: model, head index, blocks and offsets.
   size_t MemoryBytes() const;
+  // The same without the model (which parts share: url_part.h).
+  size_t KeysMemoryBytes() const;
   // Bytes of the stored parts: all of them, and the model's, the head index's and the groups of
   // blocks' (header and part framing aside). HeadIndexBytes codes the heads to count them, the
   // first time it is asked.

@@ -176,22 +176,19 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
         absl::StrCat("the header says ", count, " keys, the blocks hold ", keys->size()));
   }
   part.keys_ = std::move(*keys);
-  // Every id in range, none twice.
-  std::vector<int64_t> ids(count);
+  // Every id in range. That none repeats is checked where the ids are sorted (UrlStore's id→URL):
+  // sorting them here would cost a cold look-up a fifth of its time.
   for (size_t rank = 0; rank < count; ++rank) {
-    ids[rank] = part.IdAt(rank);
-    if (ids[rank] > part.through_id_) {
-      return Corrupt(absl::StrCat("id ", ids[rank], " is above the through id ", through_id));
+    const int64_t id = part.IdAt(rank);
+    if (id > part.through_id_) {
+      return Corrupt(absl::StrCat("id ", id, " is above the through id ", through_id));
     }
   }
-  std::sort(ids.begin(), ids.end());
-  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) return Corrupt("an id repeats");
   return part;
 }
 
 size_t UrlPart::MemoryBytes() const {
-  return keys_.MemoryBytes() - (keys_.model() ? keys_.model()->MemoryBytes() : 0) +
-         ids_.capacity() + filter_.capacity() * sizeof(uint64_t);
+  return keys_.KeysMemoryBytes() + ids_.capacity() + filter_.capacity() * sizeof(uint64_t);
 }
 
 size_t UrlPart::StoredBytes() const {

@@ -21,7 +21,8 @@
 //               kFilterProbes bits of it, 6 bits each from the low ones; about 10 bits per key
 //   keys      := part_count:varint ( length:varint bytes[length] ){part_count}: UrlBase's
 //               KeyParts (url_base.h) of the count keys
-// Load validates all of it (DataLossError "url part: …"); keys are checked as they decode.
+// Load validates all of it (DataLossError "url part: …") but that no id repeats, which the store
+// checks when it first sorts a part's ids (id→URL); keys are checked as they decode.
 #pragma once
 
 #include <cstddef>

@@ -346,6 +346,15 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
     }
     std::sort(part.ranks_by_id.begin(), part.ranks_by_id.end(),
               [&](uint32_t a, uint32_t b) { return run.IdAt(a) < run.IdAt(b); });
+    auto repeat =
+        std::adjacent_find(part.ranks_by_id.begin(), part.ranks_by_id.end(),
+                           [&](uint32_t a, uint32_t b) { return run.IdAt(a) == run.IdAt(b); });
+    if (repeat != part.ranks_by_id.end()) {
+      const int64_t repeated = run.IdAt(*repeat);
+      part.ranks_by_id.clear();
+      return absl::DataLossError(
+          absl::StrCat("url part ", *part_number, ": id ", repeated, " repeats"));
+    }
     Recount(*part_number);
   }
   auto it = std::lower_bound(part.ranks_by_id.begin(), part.ranks_by_id.end(), id,

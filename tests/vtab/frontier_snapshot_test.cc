@@ -124,6 +124,31 @@ void ExpectOpeningReadsNoPart(const std::string& path, const std::vector<std::st
 
 // Opening reads the hosts, no part; a lease of one URL reads its host's part only, and with
 // cache_mb=0 a look-up keeps only the part it reads.
+// Log rows before the tail are kept for connections a little behind: the newest 64, of at most
+// 1 MiB together, so that large commits (here 10,000 URLs with their hosts) do not fill the file.
+TEST(FrontierParts, TheLogKeepsAtMostAMebibyteBeforeTheTail) {
+  std::string path = TempDbPath("frontier_log_bytes");
+  SQLite::Database db = Crawl(path, ", log_tail_kb=0");
+  std::vector<std::string> reddit =
+      ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 80000);
+  int64_t written = 0;  // bytes of every log row written
+  for (size_t start = 0; start < reddit.size(); start += 10000) {
+    const int64_t newest = Number(db, "SELECT coalesce(max(seq), 0) FROM frontier_log");
+    AddAndLease(db, reddit, start, 10000, 1000 + static_cast<double>(start));
+    written += Number(
+        db, "SELECT sum(length(data)) FROM frontier_log WHERE seq > " + std::to_string(newest));
+    EXPECT_LE(Number(db,
+                     "SELECT coalesce(sum(length(data)), 0) FROM frontier_log "
+                     "WHERE seq < (SELECT max(seq) FROM frontier_log)"),
+              int64_t{1} << 20);
+  }
+  EXPECT_GT(written, int64_t{2} << 20);  // the bound did trim rows
+  EXPECT_LT(Number(db, "SELECT count(*) FROM frontier_log"), 16);
+  SQLite::Database reopened = LoadedDb(path);
+  EXPECT_EQ(Rows(reopened, kEveryRow), Rows(db, kEveryRow));
+  EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
+}
+
 TEST(FrontierParts, OpeningReadsNoPartAndALeaseOnlyItsHosts) {
   std::vector<std::string> reddit =
       ReadXzLines(SharedDataPath("reddit/urls-2005-2007.txt.xz"), 10000);

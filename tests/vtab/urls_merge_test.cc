@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "codecs/varint.h"
 #include "extension/urls/url_part.h"
 #include "tests/vtab/loaded_db.h"
 
@@ -171,6 +172,63 @@ TEST_F(UrlsMerge, DamagedPartsAreCorruptVtabNeverACrash) {
     ExpectReadOrCorrupt(reader, reads, "crawldb_urls: ");
     EXPECT_NE(One(reader, "SELECT crawldb_check()"), "ok") << "a damage went unnoticed";
   }
+}
+
+// The SQL function repeat_first_id(part blob): the blob (url_part.h) with the id of rank 1 set to
+// the id of rank 0, every other byte as it was.
+void RepeatFirstId(sqlite3_context* context, int, sqlite3_value** argv) {
+  const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
+  std::vector<uint8_t> bytes(data, data + sqlite3_value_bytes(argv[0]));
+  uint64_t through_id = 0, count = 0;
+  const uint8_t* p = codecs::ReadVarint(bytes.data() + 1, bytes.data() + bytes.size(), &through_id);
+  p = codecs::ReadVarint(p, bytes.data() + bytes.size(), &count);
+  const int id_bits = *p++;
+  const size_t ids = static_cast<size_t>(p - bytes.data());
+  auto bit = [&](size_t at) { return (bytes[ids + at / 8] >> (at % 8)) & 1; };
+  for (int b = 0; b < id_bits; ++b) {
+    const size_t at = static_cast<size_t>(id_bits + b);
+    bytes[ids + at / 8] = static_cast<uint8_t>((bytes[ids + at / 8] & ~(1 << (at % 8))) |
+                                               (bit(static_cast<size_t>(b)) << (at % 8)));
+  }
+  sqlite3_result_blob(context, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+}
+
+// Loading a part checks its ids' range, not that none repeats (that would sort them for every
+// cold look-up): id→URL, which sorts them, and crawldb_check find a repeated id.
+TEST_F(UrlsMerge, ARepeatedIdIsFoundByIdLookUpsAndCheck) {
+  const std::string path = TempDbPath("urls_merge_repeat");
+  std::string count;
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0)");
+    InsertBatches(db, reddit_, 0, 3000, 300);
+    count = One(db, "SELECT count(*) FROM urls");
+  }
+  const std::string copy = TempDbPath("urls_merge_repeat_copy");
+  std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+  {
+    SQLite::Database db = LoadedDb(copy);
+    db.createFunction("repeat_first_id", 1, true, nullptr, &RepeatFirstId);
+    db.exec(
+        "UPDATE urls_parts SET data = repeat_first_id(data) WHERE part = (SELECT part FROM "
+        "urls_parts WHERE part >= 0 ORDER BY length(data) DESC LIMIT 1)");
+  }
+  SQLite::Database reader = LoadedDb(copy);
+  EXPECT_EQ(One(reader, "SELECT count(*) FROM urls"), count);  // scans read no id order
+  std::string error;
+  SQLite::Statement select(reader, "SELECT url FROM urls WHERE id = ?");
+  for (int64_t id = 1; id <= 3000 && error.empty(); ++id) {
+    try {
+      select.bind(1, id);
+      select.executeStep();
+      select.reset();
+    } catch (const SQLite::Exception& e) {
+      EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << e.what();
+      error = e.what();
+    }
+  }
+  EXPECT_NE(error.find("repeats"), std::string::npos) << error;
+  EXPECT_NE(One(reader, "SELECT crawldb_check()"), "ok");
 }
 
 // A part's pending rows are folded as commits add to it (binary-counter style), so that reading
