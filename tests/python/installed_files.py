@@ -51,7 +51,8 @@ def run(command, **kwargs):
 def is_stripped(module):
     """Whether the shared object `module` keeps its dynamic symbols alone: no debug information,
     no symbol table."""
-    sections = set(re.findall(r"\] (\.\S+)", run(["readelf", "--section-headers", "--wide", module])))
+    headers = run(["readelf", "--section-headers", "--wide", module])
+    sections = set(re.findall(r"\] (\.\S+)", headers))
     return ".dynsym" in sections and not sections & {".debug_info", ".symtab"}
 
 

@@ -17,7 +17,8 @@ class DebianPackageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.scratch = tempfile.TemporaryDirectory(prefix="crawldb-deb-")
-        run([CPACK, "--config", os.path.join(BUILD_DIR, "CPackConfig.cmake"), "-B", cls.scratch.name])
+        config = os.path.join(BUILD_DIR, "CPackConfig.cmake")
+        run([CPACK, "--config", config, "-B", cls.scratch.name])
         (cls.deb,) = glob.glob(os.path.join(cls.scratch.name, "crawldb_*.deb"))
         cls.root = os.path.join(cls.scratch.name, "root")
         run(["dpkg-deb", "--extract", cls.deb, cls.root])
@@ -37,13 +38,13 @@ class DebianPackageTest(unittest.TestCase):
         self.assertEqual(self.field("Architecture"), architecture)
         # dpkg-shlibdeps names the packages of the shared libraries the module links.
         depends = {re.sub(r" \(.*\)$", "", name) for name in self.field("Depends").split(", ")}
-        self.assertLessEqual({"libc6", "libstdc++6", "libabsl20220623", "libzstd1", "libpsl5", "libidn2-0",
-                              "liburiparser1", "libxxhash0"}, depends)
+        self.assertLessEqual({"libc6", "libstdc++6", "libabsl20220623", "libzstd1", "libpsl5",
+                              "libidn2-0", "liburiparser1", "libxxhash0"}, depends)
         self.assertNotIn("libsqlite3-0", depends)
 
     def test_holds_what_cmake_install_does_under_usr(self):
-        listed = {line.split()[-1] for line in run(["dpkg-deb", "--contents", self.deb]).splitlines()
-                  if line.startswith("-")}
+        contents = run(["dpkg-deb", "--contents", self.deb]).splitlines()
+        listed = {line.split()[-1] for line in contents if line.startswith("-")}
         self.assertEqual(listed, {"./usr/" + name for name in expected_files()})
         self.assertEqual(files_below(os.path.join(self.root, "usr")), expected_files())
 
