@@ -11,6 +11,8 @@ packages=(
   libxxhash-dev liburiparser-dev libpsl-dev libidn2-dev libzstd-dev
   python3.11-doc  # the site the quickstart and tests/python/test_crawl.py crawl
   python3-lxml    # examples/crawler.py's fast HTML parser (html.parser without it)
+  dpkg-dev file   # the Debian package (CPack): dpkg-shlibdeps finds its dependencies
+  python3-venv    # the wheel's test installs it in a venv (pip from ensurepip, nothing downloaded)
 )
 
 missing=()
