@@ -29,8 +29,9 @@ enum Column {
 };
 
 enum Slot {
-  kReadHosts,
-  kWriteHost,
+  kReadHostGroups,
+  kReadHostRows,
+  kEmptyHostRows,
   kReadPart,
   kWriteSnapshotPart,
   kNewestSeq,

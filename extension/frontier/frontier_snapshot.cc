@@ -2,6 +2,7 @@
 // and what a commit writes (frontier_table.h tells how).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/container/btree_map.h"
 #include "absl/container/btree_set.h"
@@ -35,6 +36,11 @@ constexpr size_t kMaxLoggedUrls = 16384;
 // once they are this many rows (so that reading a part reads a bounded number of rows).
 constexpr int64_t kMinMergeBytes = 4096;
 constexpr int64_t kMaxPendingRows = 16;
+// Hosts are stored kHostsPerGroup to a <t>_snapshot row, group g (hosts g × kHostsPerGroup
+// onwards) in row −1 − g: a commit that folds rewrites the groups of the hosts it touched, and
+// opening reads a few dozen rows rather than one per host.
+constexpr uint32_t kHostsPerGroup = 256;
+int64_t HostGroupRow(uint32_t group) { return -1 - int64_t{group}; }
 // Log rows kept beyond the tail for other connections to catch up with: at most this many, of
 // at most kKeptLogBytes together; a connection further behind reads everything again.
 constexpr int64_t kKeptLogRows = 64;
@@ -170,7 +176,38 @@ absl::StatusOr<HostChange> FrontierTable::HostOfRow(const ScopedStatement& selec
 }
 
 absl::Status FrontierTable::LoadHosts() {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHosts));
+  uint32_t groups = 0;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHostGroups));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      const size_t first = store_.host_count();
+      if (select.ColumnInt64(0) != HostGroupRow(groups) || first % kHostsPerGroup != 0) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host group ",
+                                                          groups, " is missing"));
+      }
+      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet group, Decode(select.ColumnBlob(1)));
+      bool valid = !group.hosts.empty() && group.hosts.size() <= kHostsPerGroup &&
+                   group.urls.empty() && group.parts.empty() && !group.counts.has_value();
+      for (size_t i = 0; valid && i < group.hosts.size(); ++i) {
+        valid = group.hosts[i].id == first + i;
+      }
+      if (!valid) {
+        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host group ",
+                                                          groups, " is not valid"));
+      }
+      if (absl::Status status = store_.ApplyCommitted(group); !status.ok()) return Corrupt(status);
+      ++groups;
+    }
+  }
+  hosts_in_rows_ = false;
+  if (groups > 0) return absl::OkStatus();
+  return LoadHostRows();
+}
+
+absl::Status FrontierTable::LoadHostRows() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHostRows));
   ChangeSet hosts;
   std::vector<std::string> names;
   while (true) {
@@ -186,6 +223,7 @@ absl::Status FrontierTable::LoadHosts() {
   }
   for (size_t i = 0; i < names.size(); ++i) hosts.hosts[i].name = names[i];
   if (absl::Status status = store_.ApplyCommitted(hosts); !status.ok()) return Corrupt(status);
+  hosts_in_rows_ = !hosts.hosts.empty();
   return absl::OkStatus();
 }
 
@@ -469,35 +507,54 @@ absl::Status FrontierTable::Fold(int64_t seq) {
       merges.push_back(part);
     }
   }
-  CRAWLDB_RETURN_IF_ERROR(WriteHosts(tail_.hosts()));
+  CRAWLDB_RETURN_IF_ERROR(WriteHosts(tail_.hosts(), seq));
   // From here a part is read from its rows alone (they hold the tail).
   tail_.Fold(seq);
   for (uint32_t part : merges) CRAWLDB_RETURN_IF_ERROR(MergePart(part, seq));
   return absl::OkStatus();
 }
 
-absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteHost));
-  for (uint32_t id : ids) {
-    const Host& host = store_.host(id);
-    const HostSummary& summary = host.summary;
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, id));
-    CRAWLDB_RETURN_IF_ERROR(write.BindText(2, ToAbsl(host.name)));
-    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(3, host.settings.delay_s));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(4, host.settings.budget));
-    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(5, host.settings.blocked_until));
-    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(6, host.settings.next_allowed));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(7, static_cast<int64_t>(summary.size)));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(8, static_cast<int64_t>(summary.queued)));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(9, summary.best.depth));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(10, summary.best.priority));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(11, identity::FingerprintToSql(summary.best.fp)));
-    CRAWLDB_RETURN_IF_ERROR(write.BindInt64(12, static_cast<int64_t>(summary.timed)));
-    CRAWLDB_RETURN_IF_ERROR(write.BindDouble(13, summary.first_due));
-    CRAWLDB_RETURN_IF_ERROR(write.Run());
-    sqlite3_reset(write.get());
+absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids, int64_t seq) {
+  if (hosts_in_rows_) return WriteEveryHostGroup(seq);  // a file of format 5 or 6
+  std::optional<uint32_t> written;
+  for (uint32_t id : ids) {  // in order: each group once
+    const uint32_t group = id / kHostsPerGroup;
+    if (written == group) continue;
+    CRAWLDB_RETURN_IF_ERROR(WriteHostGroup(group, seq));
+    written = group;
   }
   return absl::OkStatus();
+}
+
+absl::Status FrontierTable::WriteEveryHostGroup(int64_t seq) {
+  const size_t groups = (store_.host_count() + kHostsPerGroup - 1) / kHostsPerGroup;
+  for (uint32_t group = 0; group < groups; ++group) {
+    CRAWLDB_RETURN_IF_ERROR(WriteHostGroup(group, seq));
+  }
+  if (!hosts_in_rows_) return absl::OkStatus();
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement empty, Use(kEmptyHostRows));
+  CRAWLDB_RETURN_IF_ERROR(empty.Run());
+  hosts_in_rows_ = false;
+  return absl::OkStatus();
+}
+
+absl::Status FrontierTable::WriteHostGroup(uint32_t group, int64_t seq) {
+  part_changes_.hosts.clear();
+  part_changes_.parts.clear();
+  part_changes_.counts.reset();
+  part_changes_.urls.clear();
+  const size_t end = std::min(store_.host_count(), size_t{group + 1} * kHostsPerGroup);
+  for (size_t id = size_t{group} * kHostsPerGroup; id < end; ++id) {
+    const Host& host = store_.host(static_cast<uint32_t>(id));
+    part_changes_.hosts.push_back(
+        {static_cast<uint32_t>(id), host.name, host.settings, host.summary});
+  }
+  EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, HostGroupRow(group)));
+  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
+  CRAWLDB_RETURN_IF_ERROR(write.BindBlobView(3, BytesOf(blob_)));
+  return write.Run();
 }
 
 absl::Status FrontierTable::MergePart(size_t part, int64_t seq) {
@@ -523,7 +580,7 @@ absl::Status FrontierTable::Checkpoint(absl::Span<const int64_t> old_to_new) {
   LastInsertRowidGuard keep_last_rowid(db());
   // A commit of its own, which folds: other connections drop their tail when they read it.
   const int64_t seq = sync().NextSeq();
-  CRAWLDB_RETURN_IF_ERROR(WriteHosts(tail_.hosts()));
+  CRAWLDB_RETURN_IF_ERROR(WriteEveryHostGroup(seq));
   for (size_t part = 0; part < kFrontierParts; ++part) {
     if (!store_.has_hosts(part)) continue;
     if (!old_to_new.empty()) CRAWLDB_RETURN_IF_ERROR(store_.RenumberPart(part, old_to_new));

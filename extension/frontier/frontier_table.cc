@@ -30,7 +30,8 @@ namespace {
 // URL's fingerprint, loaded all at once; version 5 splits it into parts by host, read on demand,
 // with each host's summary in <t>_hosts; version 6 keeps the commits after the last fold in the
 // log alone (the log tail), where version 5 folded every commit at once, so that version 5 is
-// read as a log whose every row is folded. Versions 1 and 2 are refused when the table is
+// read as a log whose every row is folded; version 7 keeps the hosts in groups in the snapshot
+// table instead of one <t>_hosts row each. Versions 1 and 2 are refused when the table is
 // opened; versions 3 and 4 at its first statement (RefuseOldFormat), so that it can still be
 // dropped.
 constexpr int kOldestReadableFormat = 3;
@@ -130,15 +131,14 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   std::string log = ShadowName("log");
   std::string links = ShadowName("links");
   std::vector<std::string> sql(kSlotCount);
-  sql[kReadHosts] = absl::StrCat(
+  // Host groups: the snapshot rows below 0, group 0 (row −1) first.
+  sql[kReadHostGroups] =
+      absl::StrCat("SELECT part, data FROM ", snapshot, " WHERE part < 0 ORDER BY part DESC");
+  sql[kReadHostRows] = absl::StrCat(
       "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
       "best_priority, best_fp, timed, first_due FROM ",
       hosts, " ORDER BY id");
-  sql[kWriteHost] = absl::StrCat(
-      "INSERT OR REPLACE INTO ", hosts,
-      "(id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
-      "best_priority, best_fp, timed, first_due) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+  sql[kEmptyHostRows] = absl::StrCat("DELETE FROM ", hosts);
   // A part's snapshot (kind 0) and its pending rows (kind 1), by seq, read in one statement so
   // that no commit comes in between.
   sql[kReadPart] = absl::StrCat("SELECT 0 AS kind, seq, data FROM ", snapshot,
@@ -165,8 +165,9 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
   sql[kSnapshotBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", snapshot);
   sql[kPendingBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", pending);
-  sql[kStoredParts] = absl::StrCat("SELECT part FROM ", snapshot, " UNION SELECT row >> ",
-                                   kPendingSeqBits, " FROM ", pending);
+  sql[kStoredParts] =
+      absl::StrCat("SELECT part FROM ", snapshot, " WHERE part >= 0 UNION SELECT row >> ",
+                   kPendingSeqBits, " FROM ", pending);
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
   sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema()), ".",
                                  QuoteIdentifier(urls_name_), "(url) VALUES (?1)");

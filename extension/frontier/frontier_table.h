@@ -49,19 +49,23 @@
 // A URL deleted from `urls` leaves the crawl: its row shows id and url NULL until the next lease
 // that reaches it drops it (and leases another in its place).
 //
-// Shadow tables (formats owned by the headers named; format version 6; version 5, whose log rows
-// were all folded, is read; versions 1 to 4, which kept the records whole or in parts by
-// fingerprint and loaded them all at once, are refused, 3 and 4 with the way out):
+// Shadow tables (formats owned by the headers named; format version 7; versions 5 and 6, which
+// kept one <t>_hosts row per host (5's log rows were all folded), are read and moved over by
+// their first commit; versions 1 to 4, which kept the records whole or in parts by fingerprint
+// and loaded them all at once, are refused, 3 and 4 with the way out):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when `urls` optimize renumbers every record's id: other connections
 //                 then read everything again)
 //   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed,
 //                 size, queued, best_depth, best_priority, best_fp, timed, first_due)
-//                 every host, its settings (HostSettings) and the summary of its records
-//                 (HostSummary, frontier_store.h), as of the last fold (below)
+//                 formats 5 and 6 only (empty since): every host, as the host groups below
 //   <t>_snapshot  (part INTEGER PRIMARY KEY, seq INTEGER NOT NULL, data BLOB NOT NULL)
-//                 the records of part `part` (frontier_parts.h: the part of their host) as of
-//                 commit `seq`, as a change set of new records (frontier_changes.h)
+//                 part ≥ 0: the records of part `part` (frontier_parts.h: the part of their
+//                 host) as of commit `seq`, as a change set of new records (frontier_changes.h);
+//                 part = −1 − g: host group g, hosts g × kHostsPerGroup to the next group's
+//                 first − 1, their settings (HostSettings) and the summary of their records
+//                 (HostSummary, frontier_store.h) as of the last fold (below), as a change set
+//                 of hosts alone: opening reads a few dozen rows, not one per host
 //   <t>_pending   (row INTEGER PRIMARY KEY, data BLOB NOT NULL)   row = part × 2^40 + seq: the
 //                 URL changes that the commits folded by commit `seq` made to part `part`,
 //                 so that a part's rows are one range of the table
@@ -80,7 +84,7 @@
 // Every connection holds the rows after the last fold (the tail) decoded, and applies a part's
 // changes in them when it reads the part. A commit folds the tail once it passes log_tail_kb or
 // kTailRows (or when its own URL changes are left out of its row): one <t>_pending row for each
-// part the tail changed, the <t>_hosts rows of every host it touched, and the merges those
+// part the tail changed, the host groups of every host it touched, and the merges those
 // pending rows call for.
 //
 // Transactions and processes work as in `urls` (urls_table.h): xUpdate changes the in-memory
@@ -138,7 +142,7 @@ inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
 // The format version of the shadow tables this build writes (frontier_table.cc tells the older).
-inline constexpr int kFrontierFormat = 6;
+inline constexpr int kFrontierFormat = 7;
 // The oldest format whose crawl state this build reads (frontier_table.cc).
 inline constexpr int kOldestStateFormat = 5;
 // A <t>_pending row's rowid: the part, then the commit (seq < 2^40) in its low bits.
@@ -259,12 +263,18 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   absl::StatusOr<ChangeSet> Decode(absl::Span<const uint8_t> blob);
   // A file of format 3 or 4: refused at its first statement, with the way out.
   absl::Status RefuseOldFormat() const;
+  // Reads the host groups, or the <t>_hosts rows of a file of format 5 or 6.
   absl::Status LoadHosts();
-  // The host of the current row of a kReadHosts statement; its name is copied to
+  absl::Status LoadHostRows();
+  // The host of the current row of a kReadHostRows statement; its name is copied to
   // *name_out, which the result's name should point to once the names stop moving.
   absl::StatusOr<HostChange> HostOfRow(const ScopedStatement& select, std::string* name_out);
-  // Writes the <t>_hosts rows of hosts `ids`, as the store holds them now.
-  absl::Status WriteHosts(const absl::btree_set<uint32_t>& ids);
+  // Writes the host groups holding hosts `ids` as the store holds them now (every group when
+  // the hosts are still in <t>_hosts rows, which it then empties), as of commit `seq`.
+  absl::Status WriteHosts(const absl::btree_set<uint32_t>& ids, int64_t seq);
+  // Writes every host group (and empties the <t>_hosts rows of a file of format 5 or 6).
+  absl::Status WriteEveryHostGroup(int64_t seq);
+  absl::Status WriteHostGroup(uint32_t group, int64_t seq);
   // FrontierPartSource: a part's snapshot and pending rows, then its changes in the tail.
   absl::Status ReadPart(size_t part,
                         const std::function<absl::Status(const ChangeSet&)>& apply) override;
@@ -325,7 +335,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
 
-  int stored_format_;  // the file's format version when the table was connected
+  int stored_format_;           // the file's format version when the table was connected
+  bool hosts_in_rows_ = false;  // the last load read <t>_hosts rows (formats 5 and 6)
   std::string urls_name_;
   double lease_s_;
   FrontierStore store_;

@@ -250,7 +250,7 @@ TEST(FrontierParts, OlderFormatVersionsAreRefused) {
     if (version < "3") {
       ExpectError(db, "SELECT count(*) FROM frontier", SQLITE_ERROR,
                   "crawldb_frontier: table 'frontier' has format version " + version +
-                      ", older than this build reads (3 to 6); export it with the crawldb that "
+                      ", older than this build reads (3 to 7); export it with the crawldb that "
                       "wrote it and import it again");
       continue;
     }
@@ -269,24 +269,88 @@ TEST(FrontierParts, OlderFormatVersionsAreRefused) {
   }
 }
 
-// Format 5 folded every commit at once: its file is read as a log whose every row is folded,
-// and the first commit upgrades it.
-TEST(FrontierParts, FormatFiveIsReadAndUpgradedByTheFirstCommit) {
-  std::string path = TempDbPath("frontier_version5");
-  {
-    SQLite::Database db = Crawl(path);
-    db.exec("SELECT crawl_add('http://a.example.com/')");
-    db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
-    db.exec("UPDATE frontier_config SET value = '5' WHERE key = 'format_version'");
-  }
+// Makes the file at `path`, whose hosts each hold one queued URL and whose tail is folded, a file
+// of format `version` (5 or 6): one <t>_hosts row per host instead of the host groups.
+void KeepHostsInRows(const std::string& path, const std::string& version) {
   SQLite::Database db = LoadedDb(path);
-  EXPECT_EQ(Rows(db, "SELECT url, state FROM frontier"),
-            std::vector<std::string>{"http://a.example.com/|queued"});
-  EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "5");
-  db.exec("SELECT crawl_add('http://b.example.com/')");
-  EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "6");
+  SQLite::Statement hosts(db,
+                          "SELECT f.host, f.depth, f.priority, u.fp FROM frontier f "
+                          "JOIN urls u ON u.id = f.id ORDER BY f.id");
+  SQLite::Statement insert(db,
+                           "INSERT INTO frontier_hosts VALUES (?, ?, -1.0, -1, 0.0, 0.0, 1, 1, ?, "
+                           "?, ?, 0, 0.0)");
+  for (int id = 0; hosts.executeStep(); ++id) {  // a host's id is its rank of creation
+    insert.bind(1, id);
+    insert.bind(2, hosts.getColumn(0).getString());
+    insert.bind(3, hosts.getColumn(1).getInt64());
+    insert.bind(4, hosts.getColumn(2).getInt64());
+    insert.bind(5, hosts.getColumn(3).getInt64());
+    insert.exec();
+    insert.reset();
+  }
+  db.exec("DELETE FROM frontier_snapshot WHERE part < 0");
+  db.exec("UPDATE frontier_config SET value = '" + version + "' WHERE key = 'format_version'");
+}
+
+// Formats 5 and 6 kept one <t>_hosts row per host (5 also folded every commit at once, so that its
+// log is read as one whose every row is folded). Their files are read; the first commit writes
+// format 7, and the first fold moves the hosts into groups and empties <t>_hosts.
+TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
+  for (std::string version : {"5", "6"}) {
+    SCOPED_TRACE(version);
+    std::string path = TempDbPath("frontier_version" + version);
+    {
+      SQLite::Database db = Crawl(path);
+      for (const char* host : {"a", "b", "c"}) {
+        db.exec(std::string("SELECT crawl_add('http://") + host + ".example.com/', NULL, 0)");
+      }
+      db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
+    }
+    KeepHostsInRows(path, version);
+    SQLite::Database db = LoadedDb(path);
+    EXPECT_EQ(
+        Rows(db, "SELECT url, state FROM frontier ORDER BY url"),
+        (std::vector<std::string>{"http://a.example.com/|queued", "http://b.example.com/|queued",
+                                  "http://c.example.com/|queued"}));
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");  // the rows agree with the parts
+    EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), version);
+    db.exec("SELECT crawl_add('http://d.example.com/')");
+    EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "7");
+    {
+      SQLite::Database opened = LoadedDb(path);  // hosts from the rows, the new URL from the tail
+      EXPECT_EQ(Rows(opened, kEveryRow), Rows(db, kEveryRow));
+    }
+    db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM frontier_hosts"), "0");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM frontier_snapshot WHERE part < 0"), "1");
+    SQLite::Database reopened = LoadedDb(path);
+    EXPECT_EQ(Rows(reopened, kEveryRow), Rows(db, kEveryRow));
+    EXPECT_EQ(Rows(reopened, "SELECT * FROM crawl_hosts ORDER BY host"),
+              Rows(db, "SELECT * FROM crawl_hosts ORDER BY host"));
+    EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
+  }
+}
+
+// Hosts are stored 256 to a group: a fold rewrites only the groups of the hosts it touched.
+TEST(FrontierParts, AFoldRewritesOnlyTheHostGroupsItTouched) {
+  std::string path = TempDbPath("frontier_host_groups");
+  SQLite::Database db = Crawl(path, ", log_tail_kb=0");
+  db.exec("BEGIN");
+  for (int i = 0; i < 600; ++i) {
+    db.exec("SELECT crawl_add('http://h" + std::to_string(i) + ".example.com/', NULL, 0, 1000)");
+  }
+  db.exec("COMMIT");
+  EXPECT_EQ(Rows(db, "SELECT part FROM frontier_snapshot WHERE part < 0 ORDER BY part DESC"),
+            (std::vector<std::string>{"-1", "-2", "-3"}));
+  const std::string before = One(db, "SELECT max(seq) FROM frontier_snapshot WHERE part < 0");
+  // Host 300 (created 301st) is in group 1 alone.
+  db.exec("SELECT crawl_host_set('h300.example.com', 5, 0, 0)");
+  EXPECT_EQ(Rows(db, "SELECT part FROM frontier_snapshot WHERE part < 0 AND seq > " + before),
+            std::vector<std::string>{"-2"});
   SQLite::Database reopened = LoadedDb(path);
-  EXPECT_EQ(Rows(reopened, kEveryRow), Rows(db, kEveryRow));
+  EXPECT_EQ(One(reopened, "SELECT delay FROM crawl_hosts WHERE host = 'h300.example.com'"), "5.0");
+  EXPECT_EQ(Rows(reopened, "SELECT * FROM crawl_hosts ORDER BY host"),
+            Rows(db, "SELECT * FROM crawl_hosts ORDER BY host"));
   EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
 }
 

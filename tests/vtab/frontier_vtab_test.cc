@@ -492,7 +492,7 @@ TEST(FrontierVtab, UrlsOptimizeRenumbersTheFrontiersIds) {
 
 // crawl_hosts shows each host as of the last commit, also to another connection while the
 // commits are still in the log tail: its counts are the frontier's own, and once optimize folds
-// the tail, <t>_hosts says the same.
+// the tail, a new connection reads the same from the host group.
 TEST(FrontierVtab, CrawlHostsShowsEveryHostAsOfTheLastCommit) {
   std::string path = TempDbPath("frontier_crawl_hosts");
   SQLite::Database db = Crawl(", host_delay=2", path);
@@ -524,11 +524,13 @@ TEST(FrontierVtab, CrawlHostsShowsEveryHostAsOfTheLastCommit) {
                   "WHERE f.host = h.host AND due IS NOT NULL)"),
               "0");
   }
-  // The shadow table lags until the tail is folded.
-  EXPECT_EQ(One(other, "SELECT count(*) FROM frontier_hosts"), "0");
+  // The host groups lag until the tail is folded.
+  EXPECT_EQ(One(other, "SELECT count(*) FROM frontier_snapshot WHERE part < 0"), "0");
   db.exec("INSERT INTO frontier(frontier) VALUES ('optimize')");
-  EXPECT_EQ(Rows(other, "SELECT name, size, queued, timed FROM frontier_hosts ORDER BY name"),
-            Rows(other, "SELECT host, urls, queued, timed FROM crawl_hosts ORDER BY host"));
+  EXPECT_EQ(One(other, "SELECT count(*) FROM frontier_snapshot WHERE part < 0"), "1");
+  SQLite::Database opened = LoadedDb(path);
+  EXPECT_EQ(Rows(opened, "SELECT * FROM crawl_hosts ORDER BY host"),
+            Rows(db, "SELECT * FROM crawl_hosts ORDER BY host"));
 }
 
 TEST(FrontierVtab, AUrlDeletedFromUrlsLeavesTheCrawlAtItsLease) {
@@ -602,9 +604,15 @@ TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
            "DELETE FROM frontier_snapshot", "UPDATE frontier_pending SET row = row + (1 << 40)",
            "UPDATE frontier_snapshot SET data = (SELECT data FROM frontier_snapshot "
            "  WHERE length(data) > 20 ORDER BY part DESC LIMIT 1) "
-           "  WHERE part = (SELECT min(part) FROM frontier_snapshot WHERE length(data) > 20)",
-           "DELETE FROM frontier_log", "UPDATE frontier_hosts SET queued = queued + 1 WHERE id = 0",
-           "UPDATE frontier_hosts SET delay = 'slow'", "DELETE FROM frontier_hosts WHERE id = 2",
+           "  WHERE part = (SELECT min(part) FROM frontier_snapshot "
+           "  WHERE part >= 0 AND length(data) > 20)",
+           "DELETE FROM frontier_log",
+           // The host group (snapshot row -1): cut, missing, moved, or another kind of change set.
+           "UPDATE frontier_snapshot SET data = substr(data, 1, length(data) - 3) WHERE part = -1",
+           "DELETE FROM frontier_snapshot WHERE part = -1",
+           "UPDATE frontier_snapshot SET part = -2 WHERE part = -1",
+           "UPDATE frontier_snapshot SET data = (SELECT data FROM frontier_log "
+           "  ORDER BY seq DESC LIMIT 1) WHERE part = -1",
            "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'"}) {
     // Every commit folds; cache_mb=0: every statement reads the parts it needs again.
     ExpectCorrupt(", log_tail_kb=0, cache_mb=0", damage);
@@ -614,7 +622,7 @@ TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
            "DELETE FROM frontier_log WHERE seq = (SELECT max(seq) - 1 FROM frontier_log)",
            "UPDATE frontier_log SET data = (SELECT data FROM frontier_log ORDER BY seq LIMIT 1) "
            "  WHERE seq = (SELECT max(seq) FROM frontier_log)",
-           "DELETE FROM frontier_hosts WHERE id = 1"}) {
+           "DELETE FROM frontier_snapshot WHERE part = -1"}) {
     ExpectCorrupt("", damage);
   }
 }
