@@ -340,21 +340,20 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
   }
   const UrlPart& run = *part.run;
   if (part.ranks_by_id.size() != run.size()) {
-    part.ranks_by_id.resize(run.size());
+    // (id, rank) pairs sort faster than ranks compared through IdAt's bit unpacking.
+    std::vector<std::pair<int64_t, uint32_t>> by_id(run.size());
     for (size_t rank = 0; rank < run.size(); ++rank) {
-      part.ranks_by_id[rank] = static_cast<uint32_t>(rank);
+      by_id[rank] = {run.IdAt(rank), static_cast<uint32_t>(rank)};
     }
-    std::sort(part.ranks_by_id.begin(), part.ranks_by_id.end(),
-              [&](uint32_t a, uint32_t b) { return run.IdAt(a) < run.IdAt(b); });
-    auto repeat =
-        std::adjacent_find(part.ranks_by_id.begin(), part.ranks_by_id.end(),
-                           [&](uint32_t a, uint32_t b) { return run.IdAt(a) == run.IdAt(b); });
-    if (repeat != part.ranks_by_id.end()) {
-      const int64_t repeated = run.IdAt(*repeat);
-      part.ranks_by_id.clear();
-      return absl::DataLossError(
-          absl::StrCat("url part ", *part_number, ": id ", repeated, " repeats"));
+    std::sort(by_id.begin(), by_id.end());
+    for (size_t i = 1; i < by_id.size(); ++i) {
+      if (by_id[i].first == by_id[i - 1].first) {
+        return absl::DataLossError(
+            absl::StrCat("url part ", *part_number, ": id ", by_id[i].first, " repeats"));
+      }
     }
+    part.ranks_by_id.resize(run.size());
+    for (size_t i = 0; i < by_id.size(); ++i) part.ranks_by_id[i] = by_id[i].second;
     Recount(*part_number);
   }
   auto it = std::lower_bound(part.ranks_by_id.begin(), part.ranks_by_id.end(), id,
