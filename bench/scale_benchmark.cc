@@ -26,7 +26,9 @@
 // Per window (one row; the writer measures, untimed work aside):
 //   µs/add    the median of the window's adds, each timed alone around sqlite3_step;
 //   adds/s    the window's adds ÷ the wall time of its transactions, BEGIN and COMMIT included;
-//   bytes/URL (database file + its -wal) ÷ URLs in it, after the window's last commit;
+//   bytes/URL (database file + its -wal) ÷ URLs in it, after the window's last commit, and
+//             the two apart: the -wal is as large as the largest transaction made it (SQLite
+//             reuses it from its start after a checkpoint and deletes it at the last close);
 //   RSS       the writer's VmRSS (/proc/self/status) after the window; the peak (VmHWM) at the end.
 // At each checkpoint (1 M × 10^k up to --urls, and --urls) the writer waits while:
 //   crawldb   its file (+ -wal) is copied, and new processes, each started by fork + exec of
@@ -272,14 +274,11 @@ double Number(const std::string& text) {
   return value;
 }
 
-uint64_t FileBytes(const std::string& db) {
-  uint64_t bytes = 0;
-  for (const char* suffix : {"", "-wal"}) {
-    std::error_code error;
-    const uintmax_t size = fs::file_size(db + suffix, error);
-    if (!error) bytes += size;
-  }
-  return bytes;
+// Bytes of `path`, 0 when it does not exist.
+uint64_t FileBytes(const std::string& path) {
+  std::error_code error;
+  const uintmax_t size = fs::file_size(path, error);
+  return error ? 0 : size;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,7 +335,7 @@ std::string SamplePath(const std::string& db, size_t urls) {
 
 // --role=write: reads URLs on stdin, adds them to --system's frontier in --db. Reports on
 // stdout, one line each: "committed N" after each transaction; "window N median_us mean_us
-// file_bytes rss_bytes"; at a checkpoint "checkpoint N urls depth_sum links", then waits for a
+// file_bytes wal_bytes rss_bytes"; at a checkpoint "checkpoint N urls depth_sum links", then waits for a
 // byte on fd 3; at the end "done peak_rss_bytes unexpected_adds".
 void Write(const Flags& flags) {
   std::ios::sync_with_stdio(false);
@@ -381,8 +380,9 @@ void Write(const Flags& flags) {
     if (window_us.size() == flags.window || added == flags.urls) {
       const size_t count = window_us.size();
       std::nth_element(window_us.begin(), window_us.begin() + count / 2, window_us.end());
-      Report(absl::StrFormat("window %d %.4f %.4f %d %d", added, window_us[count / 2],
+      Report(absl::StrFormat("window %d %.4f %.4f %d %d %d", added, window_us[count / 2],
                              window_s * 1e6 / static_cast<double>(count), FileBytes(flags.db),
+                             FileBytes(flags.db + "-wal"),
                              ProcBytes("/proc/self/status", "VmRSS")));
       window_us.clear();
       window_s = 0;
@@ -486,9 +486,15 @@ struct Window {
   size_t urls = 0;
   double median_us = 0;
   double mean_us = 0;
-  uint64_t file_bytes = 0;
+  uint64_t file_bytes = 0;  // the database file
+  uint64_t wal_bytes = 0;   // its -wal: as large as the largest transaction made it
   uint64_t rss = 0;
 };
+
+// The database and its -wal.
+double BytesPerUrl(const Window& w) {
+  return static_cast<double>(w.file_bytes + w.wal_bytes) / static_cast<double>(w.urls);
+}
 
 // A measurement in a child: its figures, or why it failed.
 struct Measured {
@@ -556,15 +562,16 @@ class Coordinator {
         const std::vector<std::string>& f = *fields;
         if (f[0] == "committed") {
           run.reached = static_cast<size_t>(Number(f[1]));
-        } else if (f[0] == "window" && f.size() == 6) {
+        } else if (f[0] == "window" && f.size() == 7) {
           run.windows.push_back({static_cast<size_t>(Number(f[1])), Number(f[2]), Number(f[3]),
                                  static_cast<uint64_t>(Number(f[4])),
-                                 static_cast<uint64_t>(Number(f[5]))});
+                                 static_cast<uint64_t>(Number(f[5])),
+                                 static_cast<uint64_t>(Number(f[6]))});
           const Window& w = run.windows.back();
           std::fprintf(stderr,
                        "%s %s URLs: %.2f µs/add median, %.0f adds/s, %.1f bytes/URL, %.0f MB\n",
                        system.c_str(), Grouped(w.urls).c_str(), w.median_us, 1e6 / w.mean_us,
-                       static_cast<double>(w.file_bytes) / static_cast<double>(w.urls), Mb(w.rss));
+                       BytesPerUrl(w), Mb(w.rss));
         } else if (f[0] == "checkpoint" && f.size() == 5) {
           const size_t at = static_cast<size_t>(Number(f[1]));
           Checkpoint& checkpoint = run.checkpoints[at];
@@ -697,8 +704,12 @@ class Coordinator {
 // ---------------------------------------------------------------------------------------------
 // Output.
 
-double BytesPerUrl(const Window& w) {
-  return static_cast<double>(w.file_bytes) / static_cast<double>(w.urls);
+// "70.1 (43.0 + 27.1)": bytes/URL of the database and -wal together, then apart.
+std::string BytesCell(const Window& w) {
+  const double urls = static_cast<double>(w.urls);
+  return absl::StrFormat("%.1f (%.1f + %.1f)", BytesPerUrl(w),
+                         static_cast<double>(w.file_bytes) / urls,
+                         static_cast<double>(w.wal_bytes) / urls);
 }
 
 const Window* WindowAt(const SystemRun& run, size_t urls) {
@@ -722,15 +733,16 @@ std::vector<size_t> WindowSizes(const SystemRun& crawldb, const SystemRun& plain
 void PrintWindows(const SystemRun& crawldb, const SystemRun& plain) {
   std::printf(
       "\n### crawl_add per window: median µs/add, adds/s (commits included), file bytes/URL, "
-      "writer RSS\n\n| URLs | crawldb µs/add | crawldb adds/s | crawldb bytes/URL | crawldb RSS MB "
-      "| plain µs/add | plain adds/s | plain bytes/URL | plain RSS MB |\n"
+      "writer RSS\n\n| URLs | crawldb µs/add | crawldb adds/s | crawldb bytes/URL (file + WAL) "
+      "| crawldb RSS MB "
+      "| plain µs/add | plain adds/s | plain bytes/URL (file + WAL) | plain RSS MB |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t urls : WindowSizes(crawldb, plain)) {
     std::printf("| %s", Grouped(urls).c_str());
     for (const SystemRun* run : {&crawldb, &plain}) {
       if (const Window* w = WindowAt(*run, urls)) {
-        std::printf(" | %.2f | %s | %.1f | %.0f", w->median_us,
-                    Grouped(static_cast<uint64_t>(1e6 / w->mean_us)).c_str(), BytesPerUrl(*w),
+        std::printf(" | %.2f | %s | %s | %.0f", w->median_us,
+                    Grouped(static_cast<uint64_t>(1e6 / w->mean_us)).c_str(), BytesCell(*w).c_str(),
                     Mb(w->rss));
       } else {
         std::printf(" | — | — | — | —");
