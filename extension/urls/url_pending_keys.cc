@@ -25,13 +25,24 @@ std::optional<size_t> PendingKeys::FindId(int64_t id) const {
 }
 
 std::optional<size_t> PendingKeys::Append(int64_t id, std::string_view key) {
-  std::optional<size_t> replaced = Find(key);
-  if (replaced.has_value()) index_.erase(SlotOf(*replaced));
+  const uint32_t hash = KeyHash32(key);  // once, for the look-up and the insert
+  std::optional<size_t> replaced;
+  if (auto it = index_.find(Probe{key, hash}); it != index_.end()) {
+    replaced = it->index;
+    index_.erase(it);
+  }
   bytes_.append(key);
   ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   ids_.push_back(id);
-  index_.insert(SlotOf(size() - 1));
+  index_.insert(Slot{static_cast<uint32_t>(size() - 1), hash});
   return replaced;
+}
+
+void PendingKeys::Reserve(size_t entries, size_t key_bytes) {
+  bytes_.reserve(key_bytes);
+  ends_.reserve(entries);
+  ids_.reserve(entries);
+  index_.reserve(entries);
 }
 
 void PendingKeys::PopBack(std::optional<size_t> reindex) {

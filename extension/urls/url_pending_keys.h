@@ -45,6 +45,9 @@ class PendingKeys {
   // Appends (id, key); id must exceed every id held. Returns the entry with the same key it
   // took out of the hash set, if there was one.
   std::optional<size_t> Append(int64_t id, std::string_view key);
+  // Room for `entries` entries of `key_bytes` bytes of keys in all, so that appending them does
+  // not grow the containers one step at a time.
+  void Reserve(size_t entries, size_t key_bytes);
   // Removes the last entry, and puts entry `reindex` (what its Append returned) back in the
   // hash set.
   void PopBack(std::optional<size_t> reindex);

@@ -106,6 +106,9 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
   absl::Status status = source_->ReadPending(
       part, loaded->run_seq,
       [&](absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys) {
+        size_t key_bytes = loaded->pending.key_bytes();
+        for (std::string_view key : keys) key_bytes += key.size();
+        loaded->pending.Reserve(loaded->pending.size() + ids.size(), key_bytes);
         for (size_t i = 0; i < ids.size(); ++i) {
           const int64_t id = ids[i];
           if (id <= last_id || id > max_id_) {
