@@ -27,7 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 
 LEADING_NUMBER = re.compile(r"[*\s]*([0-9][0-9,]*(?:\.[0-9]+)?)")
@@ -88,55 +87,82 @@ def column_index(header, name):
     return None
 
 
+def tick_label(text):
+    """`text` wrapped to lines of at most 26 characters, as a double-quoted gnuplot string."""
+    lines = textwrap.wrap(text, 26) or [""]
+    return '"' + "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines) + '"'
+
+
+def figure_label(value):
+    return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
+
+
 def bar_panels(png, title, panels, log=False, size=None):
-    """Draws one bar chart per panel, two panels a line. A panel is (title, labels, series),
-    series a list of (name, figures) with one figure per label (NaN: no bar)."""
+    """Draws one chart of horizontal bars per panel, two panels a line. A panel is (title,
+    labels, series), series a list of (name, figures) with one figure per label (NaN: no bar);
+    each bar ends with its figure, so the value axis has no tick labels."""
     columns = 1 if len(panels) == 1 else 2
     lines = math.ceil(len(panels) / columns)
     size = size or (800, max(500, 260 * lines))
-    work = tempfile.mkdtemp(prefix="crawldb-plot-")
-    try:
-        body = [f"set multiplot layout {lines},{columns} "
-                f"title {quoted(title)}",
-                "set style data histograms", "set style histogram clustered gap 1",
-                "set style fill solid border -1", "set grid ytics",
-                "set key top right horizontal", "set datafile missing 'NaN'",
-                "set yrange [0:*]", "set offsets 0, 0, graph 0.15, 0"]
-        if log:
-            body += ["set logscale y", "set yrange [*:*]", "set offsets 0, 0, 0, 0"]
-        for n, (panel_title, labels, series) in enumerate(panels):
-            data = os.path.join(work, f"panel{n}.tsv")
-            ticks = [textwrap.wrap(label, 16) or [""] for label in labels]
-            with open(data, "w", encoding="utf-8") as f:
-                f.write("\t".join(["label"] + [name for name, _ in series]) + "\n")
-                for i, tick in enumerate(ticks):
-                    cells = ['"' + "\\n".join(tick) + '"'] + [str(v[i]) for _, v in series]
-                    f.write("\t".join(cells) + "\n")
-            key = "set key" if len(series) > 1 else "unset key"
-            # Room under the panel for its tallest wrapped label.
-            bmargin = max(len(tick) for tick in ticks) + 1
-            body += [f"set title {quoted(panel_title)}", key, f"set bmargin {bmargin}",
-                     "set datafile separator '\\t'",
-                     f"plot for [c=2:{len(series) + 1}] {quoted(data)} using c:xtic(1) "
-                     "title columnheader"]
-        body.append("unset multiplot")
-        gnuplot(png, "\n".join(body), size)
-    finally:
-        shutil.rmtree(work)
+    body = [f"set multiplot layout {lines},{columns} title {quoted(title)}",
+            "set style fill solid border -1", "unset xtics", "set key below horizontal"]
+    scale = " (log scale)" if log else ""
+    if log:
+        body.append("set logscale x")
+    drawn = lambda v: v > 0 or (v == 0 and not log)  # noqa: E731  (NaN: never)
+    for n, (panel_title, labels, series) in enumerate(panels):
+        rows = [i for i in range(len(labels)) if any(drawn(values[i]) for _, values in series)]
+        labels = [labels[i] for i in rows]
+        series = [(name, [values[i] for i in rows]) for name, values in series]
+        figures = [v for _, values in series for v in values if drawn(v)]
+        # Bars start at 0, or on a log axis at the power of ten below the smallest figure.
+        base = 10 ** math.floor(math.log10(min(figures, default=1))) if log else 0
+        # Room right of the longest bar for its figure: a quarter of the axis.
+        top = max(figures, default=1)
+        end = top * (top / base) ** (1 / 3) if log else top * 4 / 3
+        ticks = ", ".join(f"{tick_label(label)} {-i}" for i, label in enumerate(labels))
+        body += [f"set title {quoted(panel_title + scale)}", f"set ytics ({ticks}) nomirror",
+                 f"set xrange [{base}:{end}]",
+                 f"set yrange [{0.5 - len(labels)}:0.5]",
+                 "set key" if len(series) > 1 else "unset key"]
+        height = 0.8 / len(series)  # the bars of a label share 0.8 of its line, first on top
+        plots = []
+        for s, (name, values) in enumerate(series):
+            bars = [f"{0.4 - height * (s + 0.5) - i} {v} \" {figure_label(v)}\""
+                    for i, v in enumerate(values) if drawn(v)]
+            if not bars:
+                continue
+            block = f"$panel{n}_{s}"
+            body.append(f"{block} << EOD\n" + "\n".join(bars) + "\nEOD")
+            plots += [f"{block} using 2:1:({base}):2:($1-{height / 2}):($1+{height / 2}) "
+                      f"with boxxyerror title {quoted(name)}",
+                      f"{block} using 2:1:3 with labels left notitle"]
+        body.append("plot " + ", ".join(plots))
+    body.append("unset multiplot")
+    gnuplot(png, "\n".join(body), size)
+
+
+def short_labels(labels):
+    """Row names for the axis: a remark in parentheses is dropped from a name longer than 26
+    characters when the shorter name stays unique."""
+    short = [re.sub(r" \(.*\)$", "", label) if len(label) > 26 else label for label in labels]
+    return [name if short.count(name) == 1 else label for name, label in zip(short, labels)]
 
 
 def table_panels(text, args):
-    panels = []
+    """The panels of `args` in the tables of `text`, and the headings of those tables."""
+    found = []  # (heading, column title, labels, series)
     for heading, header, rows in markdown_tables(text):
-        if args.tables and args.tables not in heading:
-            continue
         label = column_index(header, args.label)
         series_column = column_index(header, args.series) if args.series else None
+        if (args.tables and args.tables not in heading) or label is None or (
+                args.series and series_column is None):
+            continue
+        labels = list(dict.fromkeys(row[label] for row in rows))
         for values in args.values:
             indexes = [column_index(header, name) for name in values.split(",")]
-            if label is None or None in indexes or (args.series and series_column is None):
+            if None in indexes:
                 continue
-            labels = list(dict.fromkeys(row[label] for row in rows))
             if series_column is None:
                 series = [(header[i], [figure(row[i]) for row in rows]) for i in indexes]
             else:  # one series per distinct value of the series column, one value column
@@ -145,9 +171,15 @@ def table_panels(text, args):
                     cells = {row[label]: row[indexes[0]] for row in rows
                              if row[series_column] == name}
                     series.append((name, [figure(cells.get(l, "")) for l in labels]))
-            panel_title = header[indexes[0]] if len(indexes) == 1 else ""
-            panels.append((" — ".join(filter(None, [heading, panel_title])), labels, series))
-    return panels
+            column_title = header[indexes[0]] if len(indexes) == 1 else ""
+            found.append((heading, column_title, short_labels(labels), series))
+    headings = list(dict.fromkeys(heading for heading, *_ in found))
+    panels = []
+    for heading, column_title, labels, series in found:
+        # One table: its heading goes in the picture's title. More: a short one in each panel's.
+        named = re.sub(r" \(.*", "", heading) if len(headings) > 1 else ""
+        panels.append((" — ".join(filter(None, [named, column_title])), labels, series))
+    return headings, panels
 
 
 def main():
@@ -170,11 +202,12 @@ def main():
     if not (args.input and args.label and args.values):
         parser.error("table needs --input, --label and --values")
     with open(args.input, encoding="utf-8") as f:
-        panels = table_panels(f.read(), args)
+        headings, panels = table_panels(f.read(), args)
     if not panels:
         sys.exit(f"plot.py: no table in {args.input} has the columns {args.label} and "
                  f"{' / '.join(args.values)}; nothing drawn")
-    bar_panels(args.png, args.title, panels, args.log, size)
+    title = ": ".join(filter(None, [args.title] + headings)) if len(headings) == 1 else args.title
+    bar_panels(args.png, title, panels, args.log, size)
 
 
 if __name__ == "__main__":
