@@ -27,4 +27,4 @@ echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at t
 plot_tee "$program" "$@"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 plot_table --label=measure --values='crawldb ÷ plain' --log \
-  --title="link tables through SQL on cnr-2000: crawldb ÷ plain edges table (below 1: crawldb smaller or faster)"
+  --title="crawldb ÷ a plain edges table through SQL (below 1 is better)"

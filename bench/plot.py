@@ -88,8 +88,9 @@ def column_index(header, name):
 
 
 def tick_label(text):
-    """`text` wrapped to lines of at most 26 characters, as a double-quoted gnuplot string."""
-    lines = textwrap.wrap(text, 26) or [""]
+    """`text` wrapped to lines of at most 26 characters, as a double-quoted gnuplot string
+    (without markdown's backquotes, which gnuplot would run as a command there)."""
+    lines = textwrap.wrap(text.replace("`", ""), 26) or [""]
     return '"' + "\\n".join(line.replace("\\", "\\\\").replace('"', '\\"') for line in lines) + '"'
 
 
@@ -121,7 +122,8 @@ def bar_panels(png, title, panels, log=False, size=None):
         top = max(figures, default=1)
         end = top * (top / base) ** (1 / 3) if log else top * 4 / 3
         ticks = ", ".join(f"{tick_label(label)} {-i}" for i, label in enumerate(labels))
-        body += [f"set title {quoted(panel_title + scale)}", f"set ytics ({ticks}) nomirror",
+        body += [f"set title {quoted((panel_title + scale).strip())}",
+                 f"set ytics ({ticks}) nomirror",
                  f"set xrange [{base}:{end}]",
                  f"set yrange [{0.5 - len(labels)}:0.5]",
                  "set key" if len(series) > 1 else "unset key"]
@@ -206,7 +208,11 @@ def main():
     if not panels:
         sys.exit(f"plot.py: no table in {args.input} has the columns {args.label} and "
                  f"{' / '.join(args.values)}; nothing drawn")
-    title = ": ".join(filter(None, [args.title] + headings)) if len(headings) == 1 else args.title
+    if len(headings) == 1:  # a path in it shows as its file name
+        heading = re.sub(r"\S*/(\S+)", r"\1", headings[0])
+        title = textwrap.shorten(": ".join(filter(None, [args.title, heading])), 120)
+    else:
+        title = args.title
     bar_panels(args.png, title, panels, args.log, size)
 
 
