@@ -23,5 +23,6 @@ fi
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 plot_tee "$program" "$@"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-plot_table --label='data set' --log --values='DRUM per batch,DRUM at full,crawldb SQL checks,crawldb C++' \
+plot_table --label='data set' --log \
+  --values='DRUM per batch,DRUM at full,crawldb SQL checks,crawldb C++' \
   --title="URL uniqueness checks/s: crawldb against DRUM (higher is faster)"
