@@ -4,18 +4,19 @@ gnuplot (Debian package gnuplot-nox) is installed with apt-get when missing. Pic
 drawn by the pngcairo terminal, 800 × 500 unless a caller asks otherwise (a table's bar charts
 get 260 pixels of height per line of panels when they have more than two lines).
 
-Two commands, for the shell scripts (Python callers import `gnuplot` and `bar_panels`):
+Two commands, for the shell scripts (bench/plot.sh calls them; Python callers import `gnuplot`):
 
   plot.py script PNG [--size=WxH] < BODY
       draws a gnuplot script (no terminal or output lines: this command adds them).
   plot.py table PNG --input=FILE --label=COLUMN --values=COLUMN[,COLUMN...] [--values=...]
-          [--series=COLUMN] [--tables=TEXT] [--log] [--title=TEXT] [--size=WxH]
+          [--series=COLUMN] [--log] [--title=TEXT] [--size=WxH]
       reads the markdown tables a benchmark printed (saved in FILE) and draws bar charts: every
-      table holding the label and value columns (whose heading line contains TEXT, if given)
-      gets one panel per --values, a bar group per row named by its label column and one bar per
-      value column, or, with --series, one bar per distinct value of that column (the codec
-      table's distributions). A column is named by the start of its header; a cell's figure is
-      its leading number ("12.5 (31.0%)" is 12.5, "1,234" is 1234); "n/a" or "–" draws no bar.
+      table holding the label and value columns gets one panel per --values, a group of bars
+      per row named by its label column and one bar per value column, or, with --series, one
+      bar per distinct value of that column (the codec table's distributions), horizontal, each
+      ending in its figure. A column is named by the start of its header; a cell's figure is its
+      leading number ("12.5 (31.0%)" is 12.5, "1,234" is 1234); "n/a" or "–" draws no bar, and a
+      row without a figure is left out of the panel.
 
 Usage: /usr/bin/python3 bench/plot.py script|table PNG [OPTIONS...]
 """
@@ -110,7 +111,10 @@ def bar_panels(png, title, panels, log=False, size=None):
     scale = " (log scale)" if log else ""
     if log:
         body.append("set logscale x")
-    drawn = lambda v: v > 0 or (v == 0 and not log)  # noqa: E731  (NaN: never)
+
+    def drawn(value):  # NaN: never
+        return value > 0 or (value == 0 and not log)
+
     for n, (panel_title, labels, series) in enumerate(panels):
         rows = [i for i in range(len(labels)) if any(drawn(values[i]) for _, values in series)]
         labels = [labels[i] for i in rows]
@@ -157,8 +161,7 @@ def table_panels(text, args):
     for heading, header, rows in markdown_tables(text):
         label = column_index(header, args.label)
         series_column = column_index(header, args.series) if args.series else None
-        if (args.tables and args.tables not in heading) or label is None or (
-                args.series and series_column is None):
+        if label is None or (args.series and series_column is None):
             continue
         labels = list(dict.fromkeys(row[label] for row in rows))
         for values in args.values:
@@ -172,7 +175,7 @@ def table_panels(text, args):
                 for name in dict.fromkeys(row[series_column] for row in rows):
                     cells = {row[label]: row[indexes[0]] for row in rows
                              if row[series_column] == name}
-                    series.append((name, [figure(cells.get(l, "")) for l in labels]))
+                    series.append((name, [figure(cells.get(row_name, "")) for row_name in labels]))
             column_title = header[indexes[0]] if len(indexes) == 1 else ""
             found.append((heading, column_title, short_labels(labels), series))
     headings = list(dict.fromkeys(heading for heading, *_ in found))
@@ -193,7 +196,6 @@ def main():
     parser.add_argument("--label")
     parser.add_argument("--values", action="append", default=[])
     parser.add_argument("--series")
-    parser.add_argument("--tables")
     parser.add_argument("--log", action="store_true")
     parser.add_argument("--title", default="")
     args = parser.parse_args()
