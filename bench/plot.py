@@ -9,14 +9,15 @@ Two commands, for the shell scripts (bench/plot.sh calls them; Python callers im
   plot.py script PNG [--size=WxH] < BODY
       draws a gnuplot script (no terminal or output lines: this command adds them).
   plot.py table PNG --input=FILE --label=COLUMN --values=COLUMN[,COLUMN...] [--values=...]
-          [--series=COLUMN] [--log] [--title=TEXT] [--size=WxH]
+          [--series=COLUMN] [--ours=TEXT] [--log] [--title=TEXT] [--size=WxH]
       reads the markdown tables a benchmark printed (saved in FILE) and draws bar charts: every
       table holding the label and value columns gets one panel per --values, a group of bars
       per row named by its label column and one bar per value column, or, with --series, one
       bar per distinct value of that column (the codec table's distributions), horizontal, each
       ending in its figure. A column is named by the start of its header; a cell's figure is its
       leading number ("12.5 (31.0%)" is 12.5, "1,234" is 1234); "n/a" or "–" draws no bar, and a
-      row without a figure is left out of the panel.
+      row without a figure is left out of the panel. With --ours, a panel of one bar per row
+      draws the rows whose name starts with TEXT (crawldb's) in colour and the others grey.
 
 Usage: /usr/bin/python3 bench/plot.py script|table PNG [OPTIONS...]
 """
@@ -31,6 +32,7 @@ import sys
 import textwrap
 
 LEADING_NUMBER = re.compile(r"[*\s]*([0-9][0-9,]*(?:\.[0-9]+)?)")
+OUR_COLOUR, BASELINE_COLOUR = 0x9400D3, 0xA0A0A0  # gnuplot's first colour; grey
 
 
 def ensure_gnuplot():
@@ -99,10 +101,11 @@ def figure_label(value):
     return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
 
 
-def bar_panels(png, title, panels, log=False, size=None):
+def bar_panels(png, title, panels, log=False, size=None, ours=None):
     """Draws one chart of horizontal bars per panel, two panels a line. A panel is (title,
     labels, series), series a list of (name, figures) with one figure per label (NaN: no bar);
-    each bar ends with its figure, so the value axis has no tick labels."""
+    each bar ends with its figure, so the value axis has no tick labels. In a panel of one
+    series, labels starting with `ours` are drawn in colour, the others grey."""
     columns = 1 if len(panels) == 1 else 2
     lines = math.ceil(len(panels) / columns)
     size = size or (800, max(500, 260 * lines))
@@ -134,14 +137,19 @@ def bar_panels(png, title, panels, log=False, size=None):
         height = 0.8 / len(series)  # the bars of a label share 0.8 of its line, first on top
         plots = []
         for s, (name, values) in enumerate(series):
-            bars = [f"{0.4 - height * (s + 0.5) - i} {v} \" {figure_label(v)}\""
+            colours = [OUR_COLOUR if len(series) > 1 or not ours or label.startswith(ours)
+                       else BASELINE_COLOUR for label in labels]
+            bars = [f"{0.4 - height * (s + 0.5) - i} {v} \" {figure_label(v)}\" {colours[i]}"
                     for i, v in enumerate(values) if drawn(v)]
             if not bars:
                 continue
             block = f"$panel{n}_{s}"
             body.append(f"{block} << EOD\n" + "\n".join(bars) + "\nEOD")
-            plots += [f"{block} using 2:1:({base}):2:($1-{height / 2}):($1+{height / 2}) "
-                      f"with boxxyerror title {quoted(name)}",
+            # One series: each bar its colour (column 4); more: the default colour per series.
+            colour = ":4 with boxxyerror lc rgb variable" if len(series) == 1 else \
+                " with boxxyerror"
+            plots += [f"{block} using 2:1:({base}):2:($1-{height / 2}):($1+{height / 2})"
+                      f"{colour} title {quoted(name)}",
                       f"{block} using 2:1:3 with labels left notitle"]
         body.append("plot " + ", ".join(plots))
     body.append("unset multiplot")
@@ -196,6 +204,7 @@ def main():
     parser.add_argument("--label")
     parser.add_argument("--values", action="append", default=[])
     parser.add_argument("--series")
+    parser.add_argument("--ours")
     parser.add_argument("--log", action="store_true")
     parser.add_argument("--title", default="")
     args = parser.parse_args()
@@ -215,7 +224,7 @@ def main():
         title = textwrap.shorten(": ".join(filter(None, [args.title, heading])), 120)
     else:
         title = args.title
-    bar_panels(args.png, title, panels, args.log, size)
+    bar_panels(args.png, title, panels, args.log, size, args.ours)
 
 
 if __name__ == "__main__":

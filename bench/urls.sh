@@ -29,6 +29,6 @@ echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at t
 plot_tee "$program" "$@"
 echo
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-plot_table --label=structure --values=bytes/URL --values='insert URLs/s' \
+plot_table --label=structure --ours=crawldb --values=bytes/URL --values='insert URLs/s' \
   --values='URL→id µs' --values='id→URL µs' \
   --title="the urls table against a plain SQLite table and paper 000's tree"
