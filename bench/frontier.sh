@@ -8,13 +8,14 @@
 # on 127.0.0.1 and a free port; as the user postgres when run as root) and stopped and removed at
 # the end, also on failure. Server settings: C locale, synchronous_commit=off (the counterpart of
 # SQLite's synchronous=NORMAL in WAL mode), shared_buffers=1GB (SQLite gets a 1 GiB page cache),
-# max_wal_size=4GB. gnuplot (Debian package gnuplot-nox) is installed with apt-get when missing.
+# max_wal_size=4GB. bench/plot.py draws (and installs gnuplot when missing).
 #
 # Arguments after BUILD_DIR go to the program (--quick, --systems=crawldb,sqlite, --adds=N, …),
 # except --plot=PATH, the PNG to write (default bench/out/frontier_delay.png).
 #
 #   bench/frontier.sh [BUILD_DIR [--plot=PATH] [PROGRAM_ARGS...]]
 set -eu
+. "$(dirname "$0")/plot.sh"
 
 build_dir=${1:-build}
 [ $# -gt 0 ] && shift
@@ -24,25 +25,16 @@ if [ ! -x "$program" ]; then
   exit 1
 fi
 
-plot=bench/out/frontier_delay.png
 postgres=yes
 for arg; do
   shift
+  plot_option "$arg" && continue
   case $arg in
-    --plot=*) plot=${arg#--plot=}; continue ;;
     --systems=*) case $arg in *postgres*) ;; *) postgres=no ;; esac ;;
   esac
   set -- "$@" "$arg"
 done
-
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-if ! command -v gnuplot >/dev/null 2>&1; then
-  echo "frontier.sh: installing gnuplot-nox" >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends gnuplot-nox >&2 ||
-    { $sudo apt-get update -qq >&2 &&
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends gnuplot-nox >&2; }
-fi
+plot=${plot:-bench/out/frontier_delay.png}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/crawldb-frontier.XXXXXX")
 pg_bin=/usr/lib/postgresql/15/bin
@@ -80,7 +72,6 @@ echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at t
 echo
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 
-mkdir -p "$(dirname "$plot")"
 # One line per system that ran: a column holding numbers, not only NaN.
 lines=""
 for column in "2:crawldb" "3:crawldb, window medians of its runs" "4:SQLite tables" "5:PostgreSQL 15"; do
@@ -89,9 +80,7 @@ for column in "2:crawldb" "3:crawldb, window medians of its runs" "4:SQLite tabl
     lines="$lines${lines:+, }'$work/delay.tsv' using (\$1/1e6):$n with linespoints title \"${column#*:}\""
   fi
 done
-gnuplot <<EOF
-set terminal png size 960,600 noenhanced
-set output '$plot'
+plot_script <<EOF
 set title "crawl_add: mean delay per window of adds (paper 004, section 3)"
 set xlabel "URLs in the database (millions)"
 set ylabel "microseconds per add (log scale)"
@@ -101,4 +90,3 @@ set key top left
 set datafile separator "\t"
 plot $lines
 EOF
-echo "plot: $plot"

@@ -25,7 +25,6 @@ import lzma
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
 import join_matrix  # noqa: E402
+import plot  # noqa: E402  (bench/plot.py, beside this file)
 
 WIKI = "https://en.wikipedia.org/wiki/"
 
@@ -150,7 +150,7 @@ def run_dataset(name, args, tmpdir):
     return results
 
 
-def plot(all_results, png):
+def draw(all_results, png):
     data = png + ".dat"
     with open(data, "w") as f:
         names = [q for q, *_ in next(iter(all_results.values()))]
@@ -159,14 +159,13 @@ def plot(all_results, png):
             values = " ".join(f"{r[i][1]:.4f} {r[i][2]:.4f}" for r in all_results.values())
             f.write(f"{query} {values}\n")
     columns = 2 * len(all_results)
-    script = (f"set terminal pngcairo size 1400,600; set output '{png}';"
-              "set style data histograms; set style fill solid; set xtics rotate by -45;"
-              "set ylabel 'crawldb / plain (time, log scale)'; set logscale y; set key top left;"
-              "set arrow from graph 0, first 2 to graph 1, first 2 nohead dt 2;"
-              f"plot for [c=2:{columns + 1}] '{data}' using c:xtic(1) title columnheader")
-    subprocess.run(["gnuplot", "-e", script], check=True)
+    print()
+    plot.gnuplot(png, "set style data histograms; set style fill solid; set xtics rotate by -45;"
+                 "set ylabel 'crawldb / plain (time, log scale)'; set logscale y; set key top left;"
+                 "set arrow from graph 0, first 2 to graph 1, first 2 nohead dt 2;"
+                 f"plot for [c=2:{columns + 1}] '{data}' using c:xtic(1) title columnheader",
+                 size=(1400, 600))
     os.remove(data)
-    print(f"\nplot: {png}")
 
 
 def main():
@@ -185,7 +184,7 @@ def main():
     finally:
         shutil.rmtree(tmpdir)
     if args.plot:
-        plot(results, args.plot)
+        draw(results, args.plot)
 
 
 if __name__ == "__main__":

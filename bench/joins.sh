@@ -3,7 +3,7 @@
 # connection, crawldb's urls / outlinks / inlinks against plain SQLite tables, on Wikispeedia and
 # cnr-2000 from ../shared/data. Builds nothing: build the module (the crawldb target) first.
 # Arguments after BUILD_DIR go to the program: --datasets=wikispeedia,cnr-2000, --repeats=N,
-# --tmpdir=DIR, --plot=PNG (gnuplot; installed with apt-get when missing).
+# --tmpdir=DIR, --plot=PNG (the ratios by query; bench/plot.py).
 #
 #   bench/joins.sh [BUILD_DIR [PROGRAM_ARGS...]]
 set -eu
@@ -15,15 +15,6 @@ if [ ! -f "$module" ]; then
   echo "joins.sh: $module not found; build it: cmake --build $build_dir --target crawldb" >&2
   exit 1
 fi
-for arg in "$@"; do
-  case $arg in
-    --plot=*)
-      if ! command -v gnuplot >/dev/null 2>&1; then
-        sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-        $sudo apt-get install -y -qq --no-install-recommends gnuplot-nox >/dev/null
-      fi ;;
-  esac
-done
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 /usr/bin/python3 "$(dirname "$0")/joins.py" --extension="$build_dir/crawldb" "$@"

@@ -5,14 +5,15 @@
 # as plain SQLite tables up to --plain-max; then, when BUILD_DIR/bench/uniqueness_benchmark is
 # built, DRUM against crawldb on the same number of URLs. Prints the markdown tables; with
 # --plot=PATH also draws µs/add and bytes/URL against URLs (gnuplot, log scales). Builds nothing:
-# build the scale_benchmark target first (it depends on crawldb). gnuplot (Debian package
-# gnuplot-nox) is installed with apt-get when --plot is given and it is missing.
+# build the scale_benchmark target first (it depends on crawldb). bench/plot.py draws (and
+# installs gnuplot when missing).
 #
 # Arguments after BUILD_DIR go to the program (--urls=N, --window=N, --lease-seconds=N,
 # --plain-max=N, --tmpdir=DIR, --keep, …), except --plot=PATH.
 #
 #   bench/scale.sh [BUILD_DIR [--plot=PATH] [PROGRAM_ARGS...]]
 set -eu
+. "$(dirname "$0")/plot.sh"
 
 build_dir=${1:-build}
 [ $# -gt 0 ] && shift
@@ -22,27 +23,17 @@ if [ ! -x "$program" ]; then
   exit 1
 fi
 
-plot=""
 urls=100000000
 tmpdir=${TMPDIR:-/tmp}
 for arg; do
   shift
+  plot_option "$arg" && continue
   case $arg in
-    --plot=*) plot=${arg#--plot=}; continue ;;
     --urls=*) urls=${arg#--urls=} ;;
     --tmpdir=*) tmpdir=${arg#--tmpdir=} ;;
   esac
   set -- "$@" "$arg"
 done
-
-if [ -n "$plot" ] && ! command -v gnuplot >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "scale.sh: installing gnuplot-nox" >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends gnuplot-nox >&2 ||
-    { $sudo apt-get update -qq >&2 &&
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends gnuplot-nox >&2; }
-fi
 
 work=$(mktemp -d "$tmpdir/crawldb-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -62,7 +53,6 @@ echo
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 
 [ -n "$plot" ] || exit 0
-mkdir -p "$(dirname "$plot")"
 # One line per column holding numbers, not only NaN (no plain run: no plain lines).
 delay=""
 bytes=""
@@ -76,9 +66,7 @@ for column in "2:1:crawldb µs/add (median)" "4:1:plain SQLite µs/add (median)"
     if [ "$panel" = 1 ]; then delay="$delay${delay:+, }$line"; else bytes="$bytes${bytes:+, }$line"; fi
   fi
 done
-gnuplot <<EOF
-set terminal png size 960,900 noenhanced
-set output '$plot'
+plot_script --size=800x800 <<EOF
 set multiplot layout 2,1 title "crawldb at scale: paper 004's URLs, 100,000 adds per transaction"
 set datafile separator "\t"
 set logscale xy
@@ -91,4 +79,3 @@ set ylabel "file bytes per URL, database + WAL (log scale)"
 plot ${bytes:-1/0 notitle}
 unset multiplot
 EOF
-echo "plot: $plot"

@@ -13,6 +13,7 @@ packages=(
   python3-lxml    # examples/crawler.py's fast HTML parser (html.parser without it)
   dpkg-dev file   # the Debian package (CPack): dpkg-shlibdeps finds its dependencies
   python3-venv    # the wheel's test installs it in a venv (pip from ensurepip, nothing downloaded)
+  gnuplot-nox     # the benchmarks' --plot (bench/plot.py) and its test
 )
 
 missing=()
