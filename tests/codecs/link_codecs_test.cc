@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -21,10 +20,12 @@
 #include "codecs/link3.h"
 #include "codecs/little_endian.h"
 #include "gtest/gtest.h"
-#include "tests/shared_data.h"
+#include "tests/codecs/cnr2000_arcs.h"
 
 namespace crawldb::codecs {
 namespace {
+
+using ::crawldb::codecs::testing::ReadCnr2000;
 
 // A codec with its options, as one row of a test.
 struct Config {
@@ -559,25 +560,6 @@ TEST(LinkCodecs, CorruptionEndsInDataLossOrAValidGraph) {
 
 // ---------------------------------------------------------------------------------------------
 // The real graph: cnr-2000 (LAW), 325,557 nodes and 3,216,152 arcs, and its transpose.
-
-// Reads `src<TAB>dst` lines through xz; a missing file ends the test (tests/shared_data.h).
-absl::StatusOr<AdjacencyLists> ReadCnr2000() {
-  const std::string path = ::crawldb::testing::SharedDataPath("cnr-2000/cnr-2000.arcs.tsv.xz");
-  FILE* pipe = popen(("xz -dc '" + path + "'").c_str(), "r");
-  if (pipe == nullptr) return absl::InternalError(absl::StrCat("cannot run xz -dc ", path));
-  std::vector<Arc> arcs;
-  uint32_t node_count = 0;
-  char line[64];
-  while (std::fgets(line, sizeof(line), pipe) != nullptr) {
-    char* end;
-    const unsigned long src = std::strtoul(line, &end, 10);
-    const unsigned long dst = std::strtoul(end, nullptr, 10);
-    arcs.push_back({static_cast<uint32_t>(src), static_cast<uint32_t>(dst)});
-    node_count = std::max<uint32_t>(node_count, static_cast<uint32_t>(std::max(src, dst)) + 1);
-  }
-  if (pclose(pipe) != 0) return absl::InternalError(absl::StrCat("xz -dc ", path, " failed"));
-  return AdjacencyLists::FromArcs(node_count, arcs);
-}
 
 TEST(LinkCodecs, RoundTripsCnr2000BothDirections) {
   const auto start = std::chrono::steady_clock::now();

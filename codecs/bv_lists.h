@@ -1,0 +1,208 @@
+// The list form of BVGraph (P. Boldi and S. Vigna, "The WebGraph Framework I: Compression
+// Techniques", WWW 2004), shared by LAW's file format (bvgraph_files.h) and the bv codec (bv.h),
+// which write the same components with different codes.
+//
+// List v of outdegree d is written as
+//   list       := outdegree                                      d = 0
+//               | outdegree [reference] copy extras              d > 0
+//   reference  := r, 0 (none) or 1..window: the list of v − r is the *reference*; absent when
+//                 the window is 0
+//   copy       := ε                                              r = 0
+//               | block_count block{block_count}                 r > 0
+//   extras     := [interval_count interval{interval_count}] residuals
+//   interval   := left length
+// Copy blocks cut the reference into runs, alternately copied and skipped, the first copied:
+// the first block is its run's length, the others their run's length less one; the last run is
+// not written (it is copied when block_count is even, skipped when odd). The extras (the ids of
+// v not copied) are cut into intervals — maximal runs of consecutive ids of length at least
+// min_interval_length — and residuals, the rest. The interval part is present only when
+// min_interval_length > 0 and ids are left to write after the copy; the residuals only when ids
+// are left after the intervals. Values (all natural numbers):
+//   interval 1:  left = nat(left_1 − v), later ones left_i − end_{i−1} − 1 where end is one past
+//                an interval; length − min_interval_length
+//   residual 1:  nat(residual_1 − v), later ones residual_i − residual_{i−1} − 1
+// with nat(x) = 2x for x ≥ 0, −2x − 1 for x < 0. List v is the copied ids, the intervals and the
+// residuals merged.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "codecs/bit_reader.h"
+
+namespace crawldb::codecs {
+
+// The components of a list, in the order written.
+enum class BvComponent {
+  kOutdegree,
+  kReference,
+  kBlockCount,
+  kBlock,
+  kIntervalCount,
+  kIntervalLeft,
+  kIntervalLength,
+  kFirstResidual,
+  kResidual,
+};
+inline constexpr int kBvComponents = 9;
+
+// Parameters of the list form.
+struct BvShape {
+  uint32_t window;               // References reach back 1..window lists; 0: no references.
+  uint32_t min_interval_length;  // 0: no intervals.
+};
+
+// A list split against its reference: the values of the copy and extras as written.
+struct BvParts {
+  std::vector<uint32_t> blocks;            // As written (the first whole, the others less one).
+  std::vector<uint32_t> interval_lefts;    // Ids.
+  std::vector<uint32_t> interval_lengths;  // Ids per interval, ≥ min_interval_length.
+  std::vector<uint32_t> residuals;         // Ids, increasing.
+};
+
+// Splits adjacency list `list` against adjacency list `reference` (empty for r = 0).
+void SplitBvList(absl::Span<const uint32_t> reference, absl::Span<const uint32_t> list,
+                 uint32_t min_interval_length, BvParts* parts);
+
+inline uint64_t BvNat(int64_t x) {
+  return x >= 0 ? 2 * static_cast<uint64_t>(x) : 2 * static_cast<uint64_t>(-(x + 1)) + 1;
+}
+
+// Calls visit(component, value) for each value of list `node` (outdegree `degree`, reference
+// `ref`, split into `parts`) in the order written.
+template <typename Visit>
+void VisitBvList(uint32_t node, uint32_t degree, uint32_t ref, const BvShape& shape,
+                 const BvParts& parts, Visit visit) {
+  visit(BvComponent::kOutdegree, degree);
+  if (degree == 0) return;
+  if (shape.window > 0) visit(BvComponent::kReference, ref);
+  if (ref > 0) {
+    visit(BvComponent::kBlockCount, parts.blocks.size());
+    for (uint32_t block : parts.blocks) visit(BvComponent::kBlock, block);
+  }
+  const bool extras = !parts.interval_lefts.empty() || !parts.residuals.empty();
+  if (extras && shape.min_interval_length > 0) {
+    visit(BvComponent::kIntervalCount, parts.interval_lefts.size());
+    uint64_t end = 0;
+    for (size_t i = 0; i < parts.interval_lefts.size(); ++i) {
+      const uint32_t left = parts.interval_lefts[i];
+      visit(BvComponent::kIntervalLeft, i == 0 ? BvNat(int64_t{left} - node) : left - end - 1);
+      visit(BvComponent::kIntervalLength, parts.interval_lengths[i] - shape.min_interval_length);
+      end = uint64_t{left} + parts.interval_lengths[i];
+    }
+  }
+  for (size_t i = 0; i < parts.residuals.size(); ++i) {
+    const uint32_t id = parts.residuals[i];
+    visit(i == 0 ? BvComponent::kFirstResidual : BvComponent::kResidual,
+          i == 0 ? BvNat(int64_t{id} - node) : uint64_t{id} - parts.residuals[i - 1] - 1);
+  }
+}
+
+// Buffers ReadBvList reuses from list to list.
+struct BvScratch {
+  std::vector<uint32_t> copied;
+  std::vector<uint32_t> intervals;
+  std::vector<uint32_t> residuals;
+};
+
+// Reads list `node` of a graph of `node_count` nodes from `in` into *out (replaced), the values
+// read by read(component, in) → uint64_t. reference(r) gives the list of node − r for r in
+// 1..min(window, node) as a span that stays valid during the call. *ref gets r. False when the
+// input is corrupt: a failed read, a reference out of the window, blocks past the reference's
+// end, ids out of range, a list that is not strictly increasing or not of its outdegree.
+template <typename Read, typename Reference>
+bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape& shape, Read read,
+                Reference reference, BvScratch* scratch, std::vector<uint32_t>* out,
+                uint32_t* ref) {
+  out->clear();
+  *ref = 0;
+  const uint64_t degree = read(BvComponent::kOutdegree, in);
+  if (!in.ok() || degree > node_count) return false;
+  if (degree == 0) return true;
+  std::vector<uint32_t>& copied = scratch->copied;
+  std::vector<uint32_t>& intervals = scratch->intervals;
+  std::vector<uint32_t>& residuals = scratch->residuals;
+  copied.clear();
+  intervals.clear();
+  residuals.clear();
+  if (shape.window > 0) {
+    const uint64_t r = read(BvComponent::kReference, in);
+    if (!in.ok() || r > shape.window || r > node) return false;
+    *ref = static_cast<uint32_t>(r);
+  }
+  if (*ref > 0) {
+    const absl::Span<const uint32_t> from = reference(*ref);
+    const uint64_t block_count = read(BvComponent::kBlockCount, in);
+    if (!in.ok() || block_count > from.size() + 1) return false;
+    uint64_t at = 0;  // Index into `from` where the next run starts.
+    for (uint64_t b = 0; b < block_count; ++b) {
+      const uint64_t length = read(BvComponent::kBlock, in) + (b == 0 ? 0 : 1);
+      if (!in.ok() || length > from.size() - at) return false;
+      if (b % 2 == 0) copied.insert(copied.end(), from.begin() + at, from.begin() + at + length);
+      at += length;
+    }
+    if (block_count % 2 == 0) copied.insert(copied.end(), from.begin() + at, from.end());
+    if (copied.size() > degree) return false;
+  }
+  uint64_t left_to_read = degree - copied.size();
+  if (left_to_read > 0 && shape.min_interval_length > 0) {
+    const uint64_t count = read(BvComponent::kIntervalCount, in);
+    if (!in.ok() || count * shape.min_interval_length > left_to_read) return false;
+    uint64_t next = 0;  // One past the previous interval.
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t left_code = read(BvComponent::kIntervalLeft, in);
+      const uint64_t length = read(BvComponent::kIntervalLength, in) + shape.min_interval_length;
+      if (!in.ok() || left_code >= (uint64_t{1} << 34) || length > left_to_read) return false;
+      int64_t left;
+      if (i == 0) {
+        left = int64_t{node} + ((left_code & 1) ? -static_cast<int64_t>(left_code >> 1) - 1
+                                                : static_cast<int64_t>(left_code >> 1));
+      } else {
+        left = static_cast<int64_t>(next + left_code + 1);
+      }
+      if (left < 0 || static_cast<uint64_t>(left) + length > node_count) return false;
+      for (uint64_t id = static_cast<uint64_t>(left); id < left + length; ++id) {
+        intervals.push_back(static_cast<uint32_t>(id));
+      }
+      next = static_cast<uint64_t>(left) + length;
+      left_to_read -= length;
+    }
+  }
+  for (uint64_t i = 0; i < left_to_read; ++i) {
+    const uint64_t code = read(i == 0 ? BvComponent::kFirstResidual : BvComponent::kResidual, in);
+    if (!in.ok() || code >= (uint64_t{1} << 34)) return false;
+    int64_t id;
+    if (i == 0) {
+      id = int64_t{node} +
+           ((code & 1) ? -static_cast<int64_t>(code >> 1) - 1 : static_cast<int64_t>(code >> 1));
+    } else {
+      id = int64_t{residuals.back()} + static_cast<int64_t>(code) + 1;
+    }
+    if (id < 0 || id >= node_count) return false;
+    residuals.push_back(static_cast<uint32_t>(id));
+  }
+  // Each part is increasing (the copy as a part of an adjacency list); merge the three,
+  // checking the result is strictly increasing. Ids are below node_count ≤ UINT32_MAX, so
+  // UINT32_MAX ends each part.
+  copied.push_back(UINT32_MAX);
+  intervals.push_back(UINT32_MAX);
+  residuals.push_back(UINT32_MAX);
+  out->resize(degree);
+  const uint32_t* a = copied.data();
+  const uint32_t* b = intervals.data();
+  const uint32_t* c = residuals.data();
+  int64_t last = -1;
+  for (uint32_t& id : *out) {
+    if (*a < *b) {
+      id = *a < *c ? *a++ : *c++;
+    } else {
+      id = *b < *c ? *b++ : *c++;
+    }
+    if (int64_t{id} <= last) return false;
+    last = id;
+  }
+  return true;
+}
+
+}  // namespace crawldb::codecs
