@@ -25,10 +25,13 @@
 // residuals merged.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
+#include "codecs/adjacency_lists.h"
 #include "codecs/bit_reader.h"
 
 namespace crawldb::codecs {
@@ -50,7 +53,7 @@ inline constexpr int kBvComponents = 9;
 // Parameters of the list form.
 struct BvShape {
   uint32_t window;               // References reach back 1..window lists; 0: no references.
-  uint32_t min_interval_length;  // 0: no intervals.
+  uint32_t min_interval_length;  // 0: no intervals; at most 2^16 (ReadBvList relies on it).
 };
 
 // A list split against its reference: the values of the copy and extras as written.
@@ -99,6 +102,48 @@ void VisitBvList(uint32_t node, uint32_t degree, uint32_t ref, const BvShape& sh
   }
 }
 
+// The choice of references by measured cost, in node order: for each list, no reference and
+// every one of the previous `window` lists whose chain is below max_chain are split and costed,
+// and the cheapest wins (ties to no reference, then to the nearest). The chooser remembers every
+// chain (max_chain ≤ 255).
+class BvReferenceChooser {
+ public:
+  BvReferenceChooser(const BvShape& shape, uint32_t max_chain, uint32_t node_count)
+      : shape_(shape), max_chain_(max_chain), chain_(node_count) {}
+
+  // Chooses for list v (lists 0 … v − 1 chosen before); cost(ref, parts) → bits of the list
+  // so written. After the call, parts() holds the winner's split.
+  template <typename Cost>
+  uint32_t Choose(AdjacencyListsView graph, uint32_t v, Cost cost) {
+    const absl::Span<const uint32_t> list = graph.list(v);
+    SplitBvList({}, list, shape_.min_interval_length, &best_);
+    uint32_t best_ref = 0;
+    uint64_t best_cost = cost(0u, static_cast<const BvParts&>(best_));
+    const uint32_t last = list.empty() ? 0 : std::min(v, shape_.window);
+    for (uint32_t r = 1; r <= last; ++r) {
+      if (chain_[v - r] >= max_chain_) continue;
+      SplitBvList(graph.list(v - r), list, shape_.min_interval_length, &parts_);
+      const uint64_t c = cost(r, static_cast<const BvParts&>(parts_));
+      if (c < best_cost) {
+        best_cost = c;
+        best_ref = r;
+        std::swap(parts_, best_);
+      }
+    }
+    chain_[v] = best_ref == 0 ? 0 : static_cast<uint8_t>(chain_[v - best_ref] + 1);
+    return best_ref;
+  }
+
+  const BvParts& parts() const { return best_; }
+
+ private:
+  BvShape shape_;
+  uint32_t max_chain_;
+  std::vector<uint8_t> chain_;  // References followed to rebuild each list chosen so far.
+  BvParts parts_;
+  BvParts best_;
+};
+
 // Buffers ReadBvList reuses from list to list.
 struct BvScratch {
   std::vector<uint32_t> copied;
@@ -137,8 +182,10 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
     if (!in.ok() || block_count > from.size() + 1) return false;
     uint64_t at = 0;  // Index into `from` where the next run starts.
     for (uint64_t b = 0; b < block_count; ++b) {
-      const uint64_t length = read(BvComponent::kBlock, in) + (b == 0 ? 0 : 1);
-      if (!in.ok() || length > from.size() - at) return false;
+      const uint64_t code = read(BvComponent::kBlock, in);
+      if (!in.ok() || code > from.size()) return false;
+      const uint64_t length = code + (b == 0 ? 0 : 1);
+      if (length > from.size() - at) return false;
       if (b % 2 == 0) copied.insert(copied.end(), from.begin() + at, from.begin() + at + length);
       at += length;
     }
@@ -148,12 +195,17 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
   uint64_t left_to_read = degree - copied.size();
   if (left_to_read > 0 && shape.min_interval_length > 0) {
     const uint64_t count = read(BvComponent::kIntervalCount, in);
-    if (!in.ok() || count * shape.min_interval_length > left_to_read) return false;
+    // count ≤ left_to_read < 2^32 and min_interval_length ≤ 2^16: the product fits.
+    if (!in.ok() || count > left_to_read || count * shape.min_interval_length > left_to_read) {
+      return false;
+    }
     uint64_t next = 0;  // One past the previous interval.
     for (uint64_t i = 0; i < count; ++i) {
       const uint64_t left_code = read(BvComponent::kIntervalLeft, in);
-      const uint64_t length = read(BvComponent::kIntervalLength, in) + shape.min_interval_length;
-      if (!in.ok() || left_code >= (uint64_t{1} << 34) || length > left_to_read) return false;
+      const uint64_t length_code = read(BvComponent::kIntervalLength, in);
+      if (!in.ok() || left_code >= (uint64_t{1} << 34) || length_code > left_to_read) return false;
+      const uint64_t length = length_code + shape.min_interval_length;
+      if (length > left_to_read) return false;
       int64_t left;
       if (i == 0) {
         left = int64_t{node} + ((left_code & 1) ? -static_cast<int64_t>(left_code >> 1) - 1

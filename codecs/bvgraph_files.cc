@@ -274,12 +274,13 @@ absl::StatusOr<AdjacencyLists> ReadBvGraph(std::string_view properties_text,
 
 absl::StatusOr<BvGraphFiles> WriteBvGraph(AdjacencyListsView graph,
                                           const BvGraphParameters& parameters) {
-  if (parameters.window_size > (1u << 16) || parameters.min_interval_length > (1u << 16) ||
-      parameters.zeta_k < kMinZetaK || parameters.zeta_k > kMaxZetaK) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bvgraph: windowsize ", parameters.window_size, ", minintervallength ",
-                     parameters.min_interval_length, ", zetak ", parameters.zeta_k,
-                     "; expected at most 65536, at most 65536 and 1 to 7"));
+  if (parameters.window_size > (1u << 16) || parameters.max_ref_count > 255 ||
+      parameters.min_interval_length > (1u << 16) || parameters.zeta_k < kMinZetaK ||
+      parameters.zeta_k > kMaxZetaK) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bvgraph: windowsize ", parameters.window_size, ", maxrefcount ", parameters.max_ref_count,
+        ", minintervallength ", parameters.min_interval_length, ", zetak ", parameters.zeta_k,
+        "; expected at most 65536, 255 and 65536, and 1 to 7"));
   }
   if (absl::Status status = CheckAdjacencyLists(graph); !status.ok()) return status;
   const Codes codes = DefaultCodes(parameters.zeta_k);
@@ -288,33 +289,17 @@ absl::StatusOr<BvGraphFiles> WriteBvGraph(AdjacencyListsView graph,
   BitWriter out;
   BitWriter offsets;
   codes.offsets.Write(0, offsets);
-  std::vector<uint32_t> chain(n);  // References followed to rebuild each list.
-  BvParts parts;
-  BvParts best;
+  BvReferenceChooser chooser(shape, parameters.max_ref_count, n);
   for (uint32_t v = 0; v < n; ++v) {
-    const absl::Span<const uint32_t> list = graph.list(v);
-    const auto bits = [&](uint32_t ref, const BvParts& split) {
+    const uint32_t degree = static_cast<uint32_t>(graph.list(v).size());
+    const uint32_t ref = chooser.Choose(graph, v, [&](uint32_t r, const BvParts& parts) {
       uint64_t total = 0;
-      VisitBvList(v, static_cast<uint32_t>(list.size()), ref, shape, split,
+      VisitBvList(v, degree, r, shape, parts,
                   [&](BvComponent c, uint64_t x) { total += codes[c].Length(x); });
       return total;
-    };
-    SplitBvList({}, list, shape.min_interval_length, &best);
-    uint32_t best_ref = 0;
-    uint64_t best_bits = bits(0, best);
-    for (uint32_t r = 1; r <= std::min(v, shape.window) && !list.empty(); ++r) {
-      if (chain[v - r] >= parameters.max_ref_count) continue;
-      SplitBvList(graph.list(v - r), list, shape.min_interval_length, &parts);
-      const uint64_t b = bits(r, parts);
-      if (b < best_bits) {
-        best_bits = b;
-        best_ref = r;
-        std::swap(parts, best);
-      }
-    }
-    chain[v] = best_ref == 0 ? 0 : chain[v - best_ref] + 1;
+    });
     const uint64_t begin = out.bit_length();
-    VisitBvList(v, static_cast<uint32_t>(list.size()), best_ref, shape, best,
+    VisitBvList(v, degree, ref, shape, chooser.parts(),
                 [&](BvComponent c, uint64_t x) { codes[c].Write(x, out); });
     codes.offsets.Write(out.bit_length() - begin, offsets);
   }

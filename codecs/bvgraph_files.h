@@ -37,7 +37,8 @@ namespace crawldb::codecs {
 // The writer's parameters (LAW's cnr-2000 files use these defaults).
 struct BvGraphParameters {
   uint32_t window_size = 7;          // References reach 1..window_size lists back; 0 none.
-  uint32_t max_ref_count = 3;        // A list is rebuilt through at most this many references.
+  uint32_t max_ref_count = 3;        // A list is rebuilt through at most this many references
+                                     // (at most 255).
   uint32_t min_interval_length = 4;  // 0: no intervals.
   int zeta_k = 3;                    // Residuals' ζ_k, 1..7.
 };

@@ -212,6 +212,15 @@ TEST(BvGraphFiles, RejectsBadPropertiesAndLists) {
             "bvgraph: the offset of node 1 is not where its list starts");
 }
 
+TEST(BvGraphFiles, WriteRefusesParametersOutOfRange) {
+  const AdjacencyLists graph = Lists({{1}, {0}});
+  EXPECT_EQ(WriteBvGraph(graph.view(), {7, 256, 4, 3}).status().message(),
+            "bvgraph: windowsize 7, maxrefcount 256, minintervallength 4, zetak 3; expected at "
+            "most 65536, 255 and 65536, and 1 to 7");
+  EXPECT_EQ(WriteBvGraph(graph.view(), {7, 3, 4, 0}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 // Every truncation and flip of the files of a random graph ends in DataLoss or in a graph of
 // adjacency lists (FromCsr checks them).
 TEST(BvGraphFiles, CorruptionEndsInDataLossOrAValidGraph) {

@@ -58,7 +58,11 @@ std::vector<Config> Configs(uint32_t node_count) {
           {"link3_K40L64", "link3", long_chain},
           {"link3+huff", "link3+huff", {}},
           {"link3+huff_3part", "link3+huff", three},
-          {"link3+huff_K1L1", "link3+huff", small_window}};
+          {"link3+huff_K1L1", "link3+huff", small_window},
+          {"bv", "bv", {}},
+          {"bv_K1L1", "bv", small_window},
+          {"bv_L0", "bv", no_chain},
+          {"bv_K40L64", "bv", long_chain}};
 }
 
 AdjacencyLists Lists(const std::vector<std::vector<uint32_t>>& lists) {
@@ -320,7 +324,7 @@ TEST(LinkCodecs, EncodeRefusesMalformedGraphsAndOptions) {
 TEST(LinkCodecs, RegistryListsTheCodecs) {
   std::vector<std::string> names;
   for (const AdjacencyCodec& codec : AdjacencyCodecs()) names.emplace_back(codec.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"link1", "link2", "link3", "link3+huff"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"link1", "link2", "link3", "link3+huff", "bv"}));
   EXPECT_EQ(FindAdjacencyCodec("link4"), nullptr);
 }
 
@@ -596,6 +600,7 @@ TEST(LinkCodecs, RoundTripsCnr2000BothDirections) {
     cases.push_back({name + " link3-3part", renumbered, "link3", three});
     cases.push_back({name + " link3+huff-1part", graph, "link3+huff", {}});
     cases.push_back({name + " link3+huff-3part", renumbered, "link3+huff", three});
+    cases.push_back({name + " bv", graph, "bv", {}});
   }
   for (const Case& c : cases) {
     SCOPED_TRACE(c.label);
