@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,7 +24,6 @@ namespace crawldb::codecs {
 namespace {
 
 constexpr std::string_view kName = "bv";
-constexpr int kFirstResidualTable = static_cast<int>(BvComponent::kFirstResidual);
 // window:u16 max_chain:u8 min_interval:u8 node_count:u32 data_bits:u64, offsets_bytes:u32.
 constexpr uint64_t kParameterBits = 16 + 8 + 8 + 32 + 64 + 32;
 
@@ -31,20 +31,39 @@ absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("bv: ", what));
 }
 
-// The table of each value of a list, in the order of the list: the component's, or for a
-// residual after the first, the context of the residual before it.
+// The table of each value of a list, in the order of the list (the grammar in bv.h).
 class TableChooser {
  public:
-  int Table(BvComponent c) const {
-    return c == BvComponent::kResidual ? kFirstResidualTable + 1 + context_ : static_cast<int>(c);
+  int Table(BvComponent c, uint64_t hint) const {
+    switch (c) {
+      case BvComponent::kBlock:  // The first block, skipped runs, copied runs.
+        return kBlockTable + (hint == 0 ? 0 : hint % 2 == 1 ? 1 : 2);
+      case BvComponent::kIntervalCount:
+      case BvComponent::kIntervalLeft:
+      case BvComponent::kIntervalLength:
+        return static_cast<int>(c) + 2;
+      case BvComponent::kFirstResidual:
+        return kFirstResidualTable +
+               std::min(std::bit_width(hint), uint64_t{kBvResidualCountBuckets}) - 1;
+      case BvComponent::kResidual:
+        return kFirstResidualTable + kBvResidualCountBuckets + context_;
+      default:
+        return static_cast<int>(c);
+    }
   }
   void Saw(BvComponent c, uint32_t token) {
     if (c >= BvComponent::kFirstResidual) {
-      context_ = static_cast<int>(std::min<uint32_t>(token, kBvResidualContexts - 1));
+      // Small tokens in pairs, then one context per magnitude.
+      const uint32_t context = token < kHybridDirectTokens
+                                   ? token / 2
+                                   : kHybridDirectTokens / 2 + (token - kHybridDirectTokens) / 2;
+      context_ = static_cast<int>(std::min<uint32_t>(context, kBvResidualContexts - 1));
     }
   }
 
  private:
+  static constexpr int kBlockTable = static_cast<int>(BvComponent::kBlock);
+  static constexpr int kFirstResidualTable = static_cast<int>(BvComponent::kFirstResidual) + 2;
   int context_ = 0;
 };
 
@@ -77,19 +96,20 @@ std::vector<uint32_t> ChooseReferences(AdjacencyListsView graph, const BvShape& 
     const uint32_t best_ref = chooser.Choose(graph, v, [&](uint32_t ref, const BvParts& split) {
       uint64_t total = 0;
       TableChooser tables;
-      VisitBvList(v, degree, ref, shape, split, [&](BvComponent c, uint64_t x) {
-        total += cost(tables.Table(c), c, x);
+      VisitBvList(v, degree, ref, shape, split, [&](BvComponent c, uint64_t x, uint64_t hint) {
+        total += cost(tables.Table(c, hint), c, x);
         tables.Saw(c, SplitHybrid(x).token);
       });
       return total;
     });
     refs[v] = best_ref;
     TableChooser tables;
-    VisitBvList(v, degree, best_ref, shape, chooser.parts(), [&](BvComponent c, uint64_t x) {
-      const uint32_t token = SplitHybrid(x).token;
-      ++(*counts)[tables.Table(c)][token];
-      tables.Saw(c, token);
-    });
+    VisitBvList(v, degree, best_ref, shape, chooser.parts(),
+                [&](BvComponent c, uint64_t x, uint64_t hint) {
+                  const uint32_t token = SplitHybrid(x).token;
+                  ++(*counts)[tables.Table(c, hint)][token];
+                  tables.Saw(c, token);
+                });
   }
   return refs;
 }
@@ -232,8 +252,8 @@ class BvGraph final : public EncodedGraph {
 
  private:
   // Reads the value of component `c` with the table `tables` chooses.
-  uint64_t ReadValue(BvComponent c, TableChooser& tables, BitReader& in) const {
-    const uint32_t token = tables_[tables.Table(c)].Read(in);
+  uint64_t ReadValue(BvComponent c, uint64_t hint, TableChooser& tables, BitReader& in) const {
+    const uint32_t token = tables_[tables.Table(c, hint)].Read(in);
     tables.Saw(c, token);
     return HybridValue(token, in);
   }
@@ -248,7 +268,9 @@ class BvGraph final : public EncodedGraph {
     uint32_t ref;
     ReadBvList(
         in, node, node_count_, shape_,
-        [&](BvComponent c, BitReader& bits) { return ReadValue(c, tables, bits); },
+        [&](BvComponent c, BitReader& bits, uint64_t hint) {
+          return ReadValue(c, hint, tables, bits);
+        },
         [&](uint32_t r) {
           std::vector<uint32_t>* reference = &lists[depth + 1];
           DecodeAt(node - r, depth + 1, reference, lists, scratch);
@@ -298,10 +320,10 @@ class BvGraph final : public EncodedGraph {
       slot_ = v % ring_size;
       TableChooser tables;
       uint32_t ref;
-      const auto read = [&](BvComponent c, BitReader& bits) {
-        if (checks == nullptr) return graph_->ReadValue(c, tables, bits);
+      const auto read = [&](BvComponent c, BitReader& bits, uint64_t hint) {
+        if (checks == nullptr) return graph_->ReadValue(c, hint, tables, bits);
         const uint64_t before = bits.position();
-        const uint64_t value = graph_->ReadValue(c, tables, bits);
+        const uint64_t value = graph_->ReadValue(c, hint, tables, bits);
         checks->tally.Add(c, bits.position() - before);
         return value;
       };
@@ -407,9 +429,9 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeBv(AdjacencyListsView graph,
                 shape.min_interval_length, &parts);
     TableChooser chooser;
     VisitBvList(v, static_cast<uint32_t>(list.size()), refs[v], shape, parts,
-                [&](BvComponent c, uint64_t x) {
+                [&](BvComponent c, uint64_t x, uint64_t hint) {
                   const HybridInteger h = SplitHybrid(x);
-                  const int table = chooser.Table(c);
+                  const int table = chooser.Table(c, hint);
                   const uint64_t before = out.bit_length();
                   tables[table].Write(h.token, out);
                   out.WriteBits(h.raw_bits, h.raw_bit_count);

@@ -8,21 +8,26 @@
 //   x < 16:  token x, no raw bits
 //   else:    m = floor(log2 x); token 16 + 2(m − 4) + (bit m − 1 of x); the m − 1 bits of x
 //            below bit m − 1 follow
-// so tokens run from 0 to kBvTokens − 1 = 135 (UINT64_MAX: m = 63). Each component has its own
-// table; the residuals after the first choose one of kBvResidualContexts tables by the token
-// of the residual before them (capped), since neighbouring gaps are alike.
+// so tokens run from 0 to kHybridTokens − 1 = 135 (UINT64_MAX: m = 63; codecs/
+// hybrid_integer.h). Each value is coded with one of kBvTables tables, chosen by what the decoder
+// knows at that point (the hints of bv_lists.h): its component, and
+//   block:       the first block, a skipped run (odd index) or a copied run (even index ≥ 2);
+//   first residual: the number of residuals r, bucket min(floor(log2 r) + 1, 5) − 1;
+//   residual:    the token t of the residual before it, context t / 2 for t < 16 and
+//                8 + (t − 16) / 2 above (one per magnitude), capped at kBvResidualContexts − 1;
+// since neighbouring gaps are alike and lists with many residuals have small gaps.
 //
 // Body (after the envelope of adjacency_codec.h; integers little-endian):
 //   bv       := window:u16 max_chain:u8 min_interval:u8 node_count:u32 data_bits:u64
 //               table{kBvTables} offsets_bytes:u32 offsets data
-//   table    := canonical_huffman.h table of an alphabet of kBvTokens
+//   table    := canonical_huffman.h table of an alphabet of kHybridTokens
 //   offsets  := elias_fano.h serialized: node_count + 1 bit positions, the first 0, the last
 //               data_bits; list v spans [offsets[v], offsets[v + 1]) of the data
 //   data     := bytes[ceil(data_bits / 8)], the bits past data_bits zero
 //   list     := bv_lists.h's list form with window and min_interval_length = min_interval
-// Tables in order: outdegree, reference, block count, block, interval count, interval left,
-// interval length, first residual, then the residual tables of contexts 0 to
-// kBvResidualContexts − 1.
+// Tables in order: outdegree, reference, block count, first block, skipped runs, copied runs,
+// interval count, interval left, interval length, first residual by count bucket (5), then
+// residual by context (kBvResidualContexts).
 //
 // Invariants (checked by LoadBv): 1 ≤ window ≤ kMaxBvWindow, max_chain ≤ kMaxBvChain,
 // min_interval ≤ 255; the offsets as stated; every list decodes within its span and ends exactly
@@ -36,7 +41,8 @@
 // the previous `window` lists whose chain is below max_chain.
 //
 // Options: options.window (default 8) and options.max_chain (default 4) of AdjacencyCodecOptions;
-// min_interval is kBvMinIntervalLength. Sizes (AdjacencySizeBits): refs = the references,
+// min_interval is kBvMinIntervalLength (3 measured a little smaller than WebGraph's 4 on
+// cnr-2000). Larger windows measured larger: the greedy choice spends the chain budget early. Sizes (AdjacencySizeBits): refs = the references,
 // deletes = block counts and blocks (what is not copied), adds = outdegrees, intervals,
 // residuals and the data's padding, starts = the offsets, tables = the Huffman tables.
 //
@@ -54,9 +60,10 @@ namespace crawldb::codecs {
 
 inline constexpr uint32_t kMaxBvWindow = 1024;
 inline constexpr uint32_t kMaxBvChain = 64;
-inline constexpr uint32_t kBvMinIntervalLength = 4;
-inline constexpr int kBvResidualContexts = 16;
-inline constexpr int kBvTables = 8 + kBvResidualContexts;
+inline constexpr uint32_t kBvMinIntervalLength = 3;
+inline constexpr int kBvResidualCountBuckets = 5;
+inline constexpr int kBvResidualContexts = 24;
+inline constexpr int kBvTables = 10 + kBvResidualCountBuckets + kBvResidualContexts;
 
 // The "bv" codec of AdjacencyCodecs(); reads options.window and options.max_chain.
 // InvalidArgumentError "bv: …" for them out of range.

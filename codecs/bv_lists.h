@@ -72,33 +72,36 @@ inline uint64_t BvNat(int64_t x) {
   return x >= 0 ? 2 * static_cast<uint64_t>(x) : 2 * static_cast<uint64_t>(-(x + 1)) + 1;
 }
 
-// Calls visit(component, value) for each value of list `node` (outdegree `degree`, reference
-// `ref`, split into `parts`) in the order written.
+// Calls visit(component, value, hint) for each value of list `node` (outdegree `degree`,
+// reference `ref`, split into `parts`) in the order written. The hint is what a decoder knows
+// at that point and a code may use as a context: a block's index among the blocks, the number
+// of residuals for a residual, 0 otherwise.
 template <typename Visit>
 void VisitBvList(uint32_t node, uint32_t degree, uint32_t ref, const BvShape& shape,
                  const BvParts& parts, Visit visit) {
-  visit(BvComponent::kOutdegree, degree);
+  visit(BvComponent::kOutdegree, degree, 0);
   if (degree == 0) return;
-  if (shape.window > 0) visit(BvComponent::kReference, ref);
+  if (shape.window > 0) visit(BvComponent::kReference, ref, 0);
   if (ref > 0) {
-    visit(BvComponent::kBlockCount, parts.blocks.size());
-    for (uint32_t block : parts.blocks) visit(BvComponent::kBlock, block);
+    visit(BvComponent::kBlockCount, parts.blocks.size(), 0);
+    for (size_t b = 0; b < parts.blocks.size(); ++b) visit(BvComponent::kBlock, parts.blocks[b], b);
   }
   const bool extras = !parts.interval_lefts.empty() || !parts.residuals.empty();
   if (extras && shape.min_interval_length > 0) {
-    visit(BvComponent::kIntervalCount, parts.interval_lefts.size());
+    visit(BvComponent::kIntervalCount, parts.interval_lefts.size(), 0);
     uint64_t end = 0;
     for (size_t i = 0; i < parts.interval_lefts.size(); ++i) {
       const uint32_t left = parts.interval_lefts[i];
-      visit(BvComponent::kIntervalLeft, i == 0 ? BvNat(int64_t{left} - node) : left - end - 1);
-      visit(BvComponent::kIntervalLength, parts.interval_lengths[i] - shape.min_interval_length);
+      visit(BvComponent::kIntervalLeft, i == 0 ? BvNat(int64_t{left} - node) : left - end - 1, 0);
+      visit(BvComponent::kIntervalLength, parts.interval_lengths[i] - shape.min_interval_length, 0);
       end = uint64_t{left} + parts.interval_lengths[i];
     }
   }
   for (size_t i = 0; i < parts.residuals.size(); ++i) {
     const uint32_t id = parts.residuals[i];
     visit(i == 0 ? BvComponent::kFirstResidual : BvComponent::kResidual,
-          i == 0 ? BvNat(int64_t{id} - node) : uint64_t{id} - parts.residuals[i - 1] - 1);
+          i == 0 ? BvNat(int64_t{id} - node) : uint64_t{id} - parts.residuals[i - 1] - 1,
+          parts.residuals.size());
   }
 }
 
@@ -152,7 +155,7 @@ struct BvScratch {
 };
 
 // Reads list `node` of a graph of `node_count` nodes from `in` into *out (replaced), the values
-// read by read(component, in) → uint64_t. reference(r) gives the list of node − r for r in
+// read by read(component, in, hint) → uint64_t (the hint as VisitBvList's). reference(r) gives the list of node − r for r in
 // 1..min(window, node) as a span that stays valid during the call. *ref gets r. False when the
 // input is corrupt: a failed read, a reference out of the window, blocks past the reference's
 // end, ids out of range, a list that is not strictly increasing or not of its outdegree.
@@ -162,7 +165,7 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
                 uint32_t* ref) {
   out->clear();
   *ref = 0;
-  const uint64_t degree = read(BvComponent::kOutdegree, in);
+  const uint64_t degree = read(BvComponent::kOutdegree, in, 0);
   if (!in.ok() || degree > node_count) return false;
   if (degree == 0) return true;
   std::vector<uint32_t>& copied = scratch->copied;
@@ -172,17 +175,17 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
   intervals.clear();
   residuals.clear();
   if (shape.window > 0) {
-    const uint64_t r = read(BvComponent::kReference, in);
+    const uint64_t r = read(BvComponent::kReference, in, 0);
     if (!in.ok() || r > shape.window || r > node) return false;
     *ref = static_cast<uint32_t>(r);
   }
   if (*ref > 0) {
     const absl::Span<const uint32_t> from = reference(*ref);
-    const uint64_t block_count = read(BvComponent::kBlockCount, in);
+    const uint64_t block_count = read(BvComponent::kBlockCount, in, 0);
     if (!in.ok() || block_count > from.size() + 1) return false;
     uint64_t at = 0;  // Index into `from` where the next run starts.
     for (uint64_t b = 0; b < block_count; ++b) {
-      const uint64_t code = read(BvComponent::kBlock, in);
+      const uint64_t code = read(BvComponent::kBlock, in, b);
       if (!in.ok() || code > from.size()) return false;
       const uint64_t length = code + (b == 0 ? 0 : 1);
       if (length > from.size() - at) return false;
@@ -194,15 +197,15 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
   }
   uint64_t left_to_read = degree - copied.size();
   if (left_to_read > 0 && shape.min_interval_length > 0) {
-    const uint64_t count = read(BvComponent::kIntervalCount, in);
+    const uint64_t count = read(BvComponent::kIntervalCount, in, 0);
     // count ≤ left_to_read < 2^32 and min_interval_length ≤ 2^16: the product fits.
     if (!in.ok() || count > left_to_read || count * shape.min_interval_length > left_to_read) {
       return false;
     }
     uint64_t next = 0;  // One past the previous interval.
     for (uint64_t i = 0; i < count; ++i) {
-      const uint64_t left_code = read(BvComponent::kIntervalLeft, in);
-      const uint64_t length_code = read(BvComponent::kIntervalLength, in);
+      const uint64_t left_code = read(BvComponent::kIntervalLeft, in, 0);
+      const uint64_t length_code = read(BvComponent::kIntervalLength, in, 0);
       if (!in.ok() || left_code >= (uint64_t{1} << 34) || length_code > left_to_read) return false;
       const uint64_t length = length_code + shape.min_interval_length;
       if (length > left_to_read) return false;
@@ -222,7 +225,8 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
     }
   }
   for (uint64_t i = 0; i < left_to_read; ++i) {
-    const uint64_t code = read(i == 0 ? BvComponent::kFirstResidual : BvComponent::kResidual, in);
+    const uint64_t code =
+        read(i == 0 ? BvComponent::kFirstResidual : BvComponent::kResidual, in, left_to_read);
     if (!in.ok() || code >= (uint64_t{1} << 34)) return false;
     int64_t id;
     if (i == 0) {

@@ -237,7 +237,9 @@ absl::StatusOr<AdjacencyLists> ReadBvGraph(std::string_view properties_text,
   std::vector<uint32_t> targets;
   std::vector<uint32_t> list;
   BvScratch scratch;
-  const auto read = [&codes](BvComponent c, BitReader& bits) { return (*codes)[c].Read(bits); };
+  const auto read = [&codes](BvComponent c, BitReader& bits, uint64_t) {
+    return (*codes)[c].Read(bits);
+  };
   for (uint64_t v = 0; v < n; ++v) {
     const uint64_t begin = in.position();
     const auto reference = [&](uint32_t r) {
@@ -295,12 +297,12 @@ absl::StatusOr<BvGraphFiles> WriteBvGraph(AdjacencyListsView graph,
     const uint32_t ref = chooser.Choose(graph, v, [&](uint32_t r, const BvParts& parts) {
       uint64_t total = 0;
       VisitBvList(v, degree, r, shape, parts,
-                  [&](BvComponent c, uint64_t x) { total += codes[c].Length(x); });
+                  [&](BvComponent c, uint64_t x, uint64_t) { total += codes[c].Length(x); });
       return total;
     });
     const uint64_t begin = out.bit_length();
     VisitBvList(v, degree, ref, shape, chooser.parts(),
-                [&](BvComponent c, uint64_t x) { codes[c].Write(x, out); });
+                [&](BvComponent c, uint64_t x, uint64_t) { codes[c].Write(x, out); });
     codes.offsets.Write(out.bit_length() - begin, offsets);
   }
   BvGraphFiles files;
