@@ -10,28 +10,14 @@
 #include "codecs/bv.h"
 #include "codecs/hybrid_integer.h"
 #include "gtest/gtest.h"
+#include "tests/codecs/adjacency_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
-AdjacencyLists Lists(const std::vector<std::vector<uint32_t>>& lists) {
-  absl::StatusOr<AdjacencyLists> graph = AdjacencyLists::FromLists(lists);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AdjacencyLists();
-}
-
-std::vector<uint8_t> Serialized(const AdjacencyLists& graph) {
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> encoded = EncodeAdjacency("bv", graph.view());
-  EXPECT_TRUE(encoded.ok()) << encoded.status();
-  return encoded.ok() ? (*encoded)->Serialize() : std::vector<uint8_t>();
-}
-
-std::string LoadError(const std::vector<uint8_t>& bytes) {
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded = LoadAdjacency(bytes);
-  if (loaded.ok()) return "OK";
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << loaded.status();
-  return std::string(loaded.status().message());
-}
+using ::crawldb::codecs::testing::Lists;
+using ::crawldb::codecs::testing::LoadError;
+using ::crawldb::codecs::testing::Serialized;
 
 TEST(HybridInteger, SplitsAndJoins) {
   EXPECT_EQ(SplitHybrid(15).token, 15u);
@@ -57,7 +43,7 @@ TEST(Bv, CodesASmallGraph) {
   // 0 → 1, 1 → nothing. Every table has one or two symbols, so one-bit codewords: outdegree
   // 1 then 0 (token 0 "0", token 1 "1"); node 0's reference 0, interval count 0 and first
   // residual nat(1 − 0) = 2 each the only symbol of its table, "0". Data: 1000 0 = 0x80, 5 bits.
-  const std::vector<uint8_t> bytes = Serialized(Lists({{1}, {}}));
+  const std::vector<uint8_t> bytes = Serialized("bv", Lists({{1}, {}}));
   // Envelope 1 2 "bv"; window 8, max_chain 4, min_interval 3, 2 nodes, 5 data bits.
   const std::vector<uint8_t> head = {1, 2, 'b', 'v', 8, 0, 4, 3, 2, 0,
                                      0, 0, 5,   0,   0, 0, 0, 0, 0, 0};
@@ -104,7 +90,7 @@ TEST(Bv, RefusesOptionsOutOfRange) {
 }
 
 TEST(Bv, LoadRejectsHostileBodies) {
-  const std::vector<uint8_t> bytes = Serialized(Lists({{1}, {}}));
+  const std::vector<uint8_t> bytes = Serialized("bv", Lists({{1}, {}}));
   ASSERT_EQ(LoadError(bytes), "OK");
   EXPECT_EQ(LoadError(std::vector<uint8_t>(bytes.begin(), bytes.begin() + 10)),
             "bv: truncated header");

@@ -18,22 +18,19 @@
 #include "absl/strings/str_cat.h"
 #include "codecs/bvgraph_files.h"
 #include "gtest/gtest.h"
+#include "tests/codecs/adjacency_test_support.h"
 #include "tests/codecs/cnr2000_arcs.h"
 #include "tests/codecs/codec_test_support.h"
 
 namespace crawldb::codecs {
 namespace {
 
+using ::crawldb::codecs::testing::Lists;
+
 using ::crawldb::codecs::testing::BitString;
 using ::crawldb::codecs::testing::Cnr2000ArcsPath;
 using ::crawldb::codecs::testing::ReadCnr2000;
 using ::crawldb::testing::SharedDataPath;
-
-AdjacencyLists Lists(const std::vector<std::vector<uint32_t>>& lists) {
-  absl::StatusOr<AdjacencyLists> graph = AdjacencyLists::FromLists(lists);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AdjacencyLists();
-}
 
 void ExpectSameGraph(const AdjacencyLists& expected, const AdjacencyLists& actual) {
   ASSERT_EQ(actual.size(), expected.size());

@@ -20,10 +20,15 @@
 #include "codecs/link3.h"
 #include "codecs/little_endian.h"
 #include "gtest/gtest.h"
+#include "tests/codecs/adjacency_test_support.h"
 #include "tests/codecs/cnr2000_arcs.h"
 
 namespace crawldb::codecs {
 namespace {
+
+using ::crawldb::codecs::testing::Lists;
+using ::crawldb::codecs::testing::LoadError;
+using ::crawldb::codecs::testing::Serialized;
 
 using ::crawldb::codecs::testing::ReadCnr2000;
 
@@ -63,12 +68,6 @@ std::vector<Config> Configs(uint32_t node_count) {
           {"bv_K1L1", "bv", small_window},
           {"bv_L0", "bv", no_chain},
           {"bv_K40L64", "bv", long_chain}};
-}
-
-AdjacencyLists Lists(const std::vector<std::vector<uint32_t>>& lists) {
-  absl::StatusOr<AdjacencyLists> graph = AdjacencyLists::FromLists(lists);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AdjacencyLists();
 }
 
 // Every access path of `encoded` gives the lists of `graph`.
@@ -124,22 +123,6 @@ std::vector<uint8_t> RoundTrip(const AdjacencyLists& graph, const Config& config
 
 void RoundTripAll(const AdjacencyLists& graph) {
   for (const Config& config : Configs(graph.size())) RoundTrip(graph, config);
-}
-
-// The bytes of `codec` for `graph` with default options.
-std::vector<uint8_t> Serialized(const std::string& codec, const AdjacencyLists& graph,
-                                const AdjacencyCodecOptions& options = {}) {
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> encoded =
-      EncodeAdjacency(codec, graph.view(), options);
-  EXPECT_TRUE(encoded.ok()) << encoded.status();
-  return encoded.ok() ? (*encoded)->Serialize() : std::vector<uint8_t>();
-}
-
-std::string LoadError(const std::vector<uint8_t>& bytes) {
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded = LoadAdjacency(bytes);
-  if (loaded.ok()) return "OK";
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << loaded.status();
-  return std::string(loaded.status().message());
 }
 
 // ---------------------------------------------------------------------------------------------
