@@ -67,6 +67,57 @@ class TableChooser {
   int context_ = 0;
 };
 
+// A Huffman table of hybrid integers read a value at a time: the next kBits bits index the value
+// and the bits it takes, codeword and raw bits together, when they fit; longer ones take the
+// table's own path.
+class ValueTable {
+ public:
+  static constexpr int kBits = 10;
+
+  ValueTable() = default;
+  explicit ValueTable(const HuffmanCode* code) : code_(code), fast_(size_t{1} << kBits, 0) {
+    for (uint32_t token = 0; token < code->alphabet_size(); ++token) {
+      const int length = code->length(token);
+      const int raw = HybridRawBitCount(token);
+      if (length == 0 || length + raw > kBits) continue;
+      // Every raw pattern after the codeword, and every fill after both.
+      const int fill = kBits - length - raw;
+      for (uint32_t bits = 0; bits < (1u << raw); ++bits) {
+        const uint32_t prefix = ((code->codeword(token) << raw) | bits) << fill;
+        const uint64_t value = token < kHybridDirectTokens
+                                   ? token
+                                   : ((2u | ((token - kHybridDirectTokens) & 1)) << raw) | bits;
+        for (uint32_t rest = 0; rest < (1u << fill); ++rest) {
+          fast_[prefix | rest] = static_cast<uint32_t>(value << kValueShift) |
+                                 (token << kLengthBits) | static_cast<uint32_t>(length + raw);
+        }
+      }
+    }
+  }
+
+  // The next value and its token (for the residual contexts).
+  [[gnu::always_inline]] uint64_t Read(BitReader& in, uint32_t* token) const {
+    const uint32_t entry = fast_[in.PeekBits(kBits)];
+    if (entry != 0) [[likely]] {
+      in.SkipBits(entry & kLengthMask);
+      *token = (entry >> kLengthBits) & kTokenMask;
+      return entry >> kValueShift;
+    }
+    *token = code_->Read(in);
+    return HybridValue(*token, in);
+  }
+
+ private:
+  // An entry: value (below 2^(kBits + 1)) << kValueShift | token << kLengthBits | bits.
+  static constexpr int kLengthBits = 5;
+  static constexpr int kValueShift = kLengthBits + 8;
+  static constexpr uint32_t kLengthMask = (1u << kLengthBits) - 1;
+  static constexpr uint32_t kTokenMask = 0xFF;
+
+  const HuffmanCode* code_ = nullptr;
+  std::vector<uint32_t> fast_;  // 0 when the value is not there.
+};
+
 using TokenCounts = std::vector<std::array<uint64_t, kHybridTokens>>;
 
 // Bits of a value in WebGraph's default codes: the first pass's costs.
@@ -158,7 +209,10 @@ class BvGraph final : public EncodedGraph {
         offsets_bytes_(offsets_.Serialize()),
         data_(std::move(data)),
         data_bits_(data_bits) {
-    for (const HuffmanCode& table : tables_) table.AppendTo(&table_bytes_);
+    for (const HuffmanCode& table : tables_) {
+      table.AppendTo(&table_bytes_);
+      values_.emplace_back(&table);
+    }
   }
 
   static absl::StatusOr<std::unique_ptr<EncodedGraph>> Load(absl::Span<const uint8_t> body) {
@@ -217,8 +271,9 @@ class BvGraph final : public EncodedGraph {
   uint32_t Degree(uint32_t node) const override {
     BitReader in(data_);
     in.Seek(offsets_.Get(node));
-    const uint32_t token = tables_[static_cast<int>(BvComponent::kOutdegree)].Read(in);
-    return static_cast<uint32_t>(HybridValue(token, in));
+    uint32_t token;
+    return static_cast<uint32_t>(
+        values_[static_cast<int>(BvComponent::kOutdegree)].Read(in, &token));
   }
 
   void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
@@ -252,10 +307,12 @@ class BvGraph final : public EncodedGraph {
 
  private:
   // Reads the value of component `c` with the table `tables` chooses.
-  uint64_t ReadValue(BvComponent c, uint64_t hint, TableChooser& tables, BitReader& in) const {
-    const uint32_t token = tables_[tables.Table(c, hint)].Read(in);
+  [[gnu::always_inline]] uint64_t ReadValue(BvComponent c, uint64_t hint, TableChooser& tables,
+                                            BitReader& in) const {
+    uint32_t token;
+    const uint64_t value = values_[tables.Table(c, hint)].Read(in, &token);
     tables.Saw(c, token);
-    return HybridValue(token, in);
+    return value;
   }
 
   // Decodes list `node` at `depth` of a reference chain into *out; lists[depth + 1] and
@@ -386,6 +443,7 @@ class BvGraph final : public EncodedGraph {
   uint32_t node_count_;
   uint64_t arc_count_ = 0;
   std::vector<HuffmanCode> tables_;  // kBvTables, in the grammar's order.
+  std::vector<ValueTable> values_;   // One per table, reading it.
   std::vector<uint8_t> table_bytes_;
   EliasFano offsets_;  // node_count_ + 1 bit positions into data_.
   std::vector<uint8_t> offsets_bytes_;
