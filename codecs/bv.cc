@@ -31,25 +31,50 @@ absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("bv: ", what));
 }
 
-// The table of each value of a list, in the order of the list (the grammar in bv.h).
+// The tables, in the order of the grammar in bv.h.
+enum TableIndex : int {
+  kDegreeTable,
+  kRelativeDegreeTable,
+  kReferenceTable,
+  kBlockCountTable,  // 3, by the outdegree against the reference's.
+  kFirstBlockTable = kBlockCountTable + 3,
+  kSkippedRunTable,
+  kCopiedRunTable,
+  kIntervalCountTable,  // 4, by the ids left.
+  kIntervalLeftTable = kIntervalCountTable + 4,
+  kIntervalLengthTable,
+  kFirstResidualTable,  // kBvResidualCountBuckets, by the number of residuals.
+  kResidualTable = kFirstResidualTable + kBvResidualCountBuckets,  // kBvResidualContexts.
+  kTableCount = kResidualTable + kBvResidualContexts,
+};
+static_assert(kTableCount == kBvTables);
+
+// The table of each value of a list, in the order of the list.
 class TableChooser {
  public:
   int Table(BvComponent c, uint64_t hint) const {
     switch (c) {
-      case BvComponent::kBlock:  // The first block, skipped runs, copied runs.
-        return kBlockTable + (hint == 0 ? 0 : hint % 2 == 1 ? 1 : 2);
-      case BvComponent::kIntervalCount:
+      case BvComponent::kOutdegree:
+        return hint == 0 ? kDegreeTable : kRelativeDegreeTable;
+      case BvComponent::kReference:
+        return kReferenceTable;
+      case BvComponent::kBlockCount:
+        return kBlockCountTable + static_cast<int>(hint);
+      case BvComponent::kBlock:
+        return hint == 0 ? kFirstBlockTable : hint % 2 == 1 ? kSkippedRunTable : kCopiedRunTable;
+      case BvComponent::kIntervalCount:  // hint ≥ kBvMinIntervalLength.
+        return kIntervalCountTable + std::min(static_cast<int>(std::bit_width(hint)) - 2, 3);
       case BvComponent::kIntervalLeft:
+        return kIntervalLeftTable;
       case BvComponent::kIntervalLength:
-        return static_cast<int>(c) + 2;
+        return kIntervalLengthTable;
       case BvComponent::kFirstResidual:
         return kFirstResidualTable +
-               std::min(std::bit_width(hint), uint64_t{kBvResidualCountBuckets}) - 1;
+               std::min(static_cast<int>(std::bit_width(hint)), kBvResidualCountBuckets) - 1;
       case BvComponent::kResidual:
-        return kFirstResidualTable + kBvResidualCountBuckets + context_;
-      default:
-        return static_cast<int>(c);
+        return kResidualTable + context_;
     }
+    return 0;
   }
   void Saw(BvComponent c, uint32_t token) {
     if (c >= BvComponent::kFirstResidual) {
@@ -62,8 +87,6 @@ class TableChooser {
   }
 
  private:
-  static constexpr int kBlockTable = static_cast<int>(BvComponent::kBlock);
-  static constexpr int kFirstResidualTable = static_cast<int>(BvComponent::kFirstResidual) + 2;
   int context_ = 0;
 };
 
@@ -201,7 +224,7 @@ class BvGraph final : public EncodedGraph {
   BvGraph(uint32_t window, uint32_t max_chain, uint32_t min_interval, uint32_t node_count,
           std::vector<HuffmanCode> tables, EliasFano offsets, std::vector<uint8_t> data,
           uint64_t data_bits)
-      : shape_{window, min_interval},
+      : shape_{window, min_interval, /*extended=*/true},
         max_chain_(max_chain),
         node_count_(node_count),
         tables_(std::move(tables)),
@@ -269,11 +292,20 @@ class BvGraph final : public EncodedGraph {
   uint64_t arc_count() const override { return arc_count_; }
 
   uint32_t Degree(uint32_t node) const override {
-    BitReader in(data_);
-    in.Seek(offsets_.Get(node));
-    uint32_t token;
-    return static_cast<uint32_t>(
-        values_[static_cast<int>(BvComponent::kOutdegree)].Read(in, &token));
+    // The reference's outdegree plus the difference, down the chain.
+    int64_t degree = 0;
+    for (;;) {
+      BitReader in(data_);
+      in.Seek(offsets_.Get(node));
+      uint32_t token;
+      const uint64_t ref = values_[kReferenceTable].Read(in, &token);
+      if (ref == 0) {
+        return static_cast<uint32_t>(degree +
+                                     static_cast<int64_t>(values_[kDegreeTable].Read(in, &token)));
+      }
+      degree += BvInt(values_[kRelativeDegreeTable].Read(in, &token));
+      node -= static_cast<uint32_t>(ref);
+    }
   }
 
   void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
@@ -461,7 +493,7 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeBv(AdjacencyListsView graph,
         "bv: window ", options.window, ", max_chain ", options.max_chain,
         "; the window must be in [1, ", kMaxBvWindow, "] and max_chain in [0, ", kMaxBvChain, "]"));
   }
-  const BvShape shape{options.window, kBvMinIntervalLength};
+  const BvShape shape{options.window, kBvMinIntervalLength, /*extended=*/true};
   TokenCounts counts;
   ChooseReferences(
       graph, shape, options.max_chain,

@@ -10,11 +10,14 @@
 //            below bit m − 1 follow
 // so tokens run from 0 to kHybridTokens − 1 = 135 (UINT64_MAX: m = 63; codecs/
 // hybrid_integer.h). Each value is coded with one of kBvTables tables, chosen by what the decoder
-// knows at that point (the hints of bv_lists.h): its component, and
-//   block:       the first block, a skipped run (odd index) or a copied run (even index ≥ 2);
-//   first residual: the number of residuals r, bucket min(floor(log2 r) + 1, 5) − 1;
-//   residual:    the token t of the residual before it, context t / 2 for t < 16 and
-//                8 + (t − 16) / 2 above (one per magnitude), capped at kBvResidualContexts − 1;
+// knows at that point (the hints of bv_lists.h):
+//   outdegree:      one table when there is no reference, one for nat(d − |reference|);
+//   block count:    by the outdegree against the reference's: equal, below, above;
+//   block:          the first block, a skipped run (odd index) or a copied run (even index ≥ 2);
+//   interval count: by the ids left after the copy l ≥ min_interval, min(floor(log2 l) − 1, 3);
+//   first residual: by the number of residuals r, min(floor(log2 r) + 1, 5) − 1;
+//   residual:       by the token t of the residual before it, t / 2 for t < 16 and
+//                   8 + (t − 16) / 2 above (one per magnitude), capped at kBvResidualContexts − 1;
 // since neighbouring gaps are alike and lists with many residuals have small gaps.
 //
 // Body (after the envelope of adjacency_codec.h; integers little-endian):
@@ -24,10 +27,12 @@
 //   offsets  := elias_fano.h serialized: node_count + 1 bit positions, the first 0, the last
 //               data_bits; list v spans [offsets[v], offsets[v + 1]) of the data
 //   data     := bytes[ceil(data_bits / 8)], the bits past data_bits zero
-//   list     := bv_lists.h's list form with window and min_interval_length = min_interval
-// Tables in order: outdegree, reference, block count, first block, skipped runs, copied runs,
-// interval count, interval left, interval length, first residual by count bucket (5), then
-// residual by context (kBvResidualContexts).
+//   list     := bv_lists.h's extended list form (reference first, outdegree relative to the
+//               reference's, no interval count when no interval fits) with window and
+//               min_interval_length = min_interval
+// Tables in order: outdegree, relative outdegree, reference, block count (3), first block,
+// skipped runs, copied runs, interval count (4), interval left, interval length, first residual
+// (kBvResidualCountBuckets), residual (kBvResidualContexts).
 //
 // Invariants (checked by LoadBv): 1 ≤ window ≤ kMaxBvWindow, max_chain ≤ kMaxBvChain,
 // min_interval ≤ 255; the offsets as stated; every list decodes within its span and ends exactly
@@ -63,7 +68,7 @@ inline constexpr uint32_t kMaxBvChain = 64;
 inline constexpr uint32_t kBvMinIntervalLength = 3;
 inline constexpr int kBvResidualCountBuckets = 5;
 inline constexpr int kBvResidualContexts = 24;
-inline constexpr int kBvTables = 10 + kBvResidualCountBuckets + kBvResidualContexts;
+inline constexpr int kBvTables = 15 + kBvResidualCountBuckets + kBvResidualContexts;
 
 // The "bv" codec of AdjacencyCodecs(); reads options.window and options.max_chain.
 // InvalidArgumentError "bv: …" for them out of range.

@@ -4,6 +4,7 @@ namespace crawldb::codecs {
 
 void SplitBvList(absl::Span<const uint32_t> reference, absl::Span<const uint32_t> list,
                  uint32_t min_interval_length, BvParts* parts) {
+  parts->reference_size = static_cast<uint32_t>(reference.size());
   parts->blocks.clear();
   parts->interval_lefts.clear();
   parts->interval_lengths.clear();

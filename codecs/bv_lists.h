@@ -22,7 +22,8 @@
 //                an interval; length − min_interval_length
 //   residual 1:  nat(residual_1 − v), later ones residual_i − residual_{i−1} − 1
 // with nat(x) = 2x for x ≥ 0, −2x − 1 for x < 0. List v is the copied ids, the intervals and the
-// residuals merged.
+// residuals merged. This is WebGraph's form; bv's extended form (BvShape::extended) writes the
+// reference before the outdegree and the outdegree relative to the reference's.
 #pragma once
 
 #include <algorithm>
@@ -54,10 +55,18 @@ inline constexpr int kBvComponents = 9;
 struct BvShape {
   uint32_t window;               // References reach back 1..window lists; 0: no references.
   uint32_t min_interval_length;  // 0: no intervals; at most 2^16 (ReadBvList relies on it).
+  // false: WebGraph's form above. true: bv's, which differs in two ways:
+  //  - the reference comes first, for every list (when the window is not 0), then the
+  //    outdegree, written as nat(d − |reference|) when r > 0 (so a list like its reference has
+  //    a small one) and as d otherwise;
+  //  - the interval count is written only when at least min_interval_length ids are left to
+  //    write after the copy (otherwise no interval fits).
+  bool extended = false;
 };
 
 // A list split against its reference: the values of the copy and extras as written.
 struct BvParts {
+  uint32_t reference_size = 0;             // Ids in the reference.
   std::vector<uint32_t> blocks;            // As written (the first whole, the others less one).
   std::vector<uint32_t> interval_lefts;    // Ids.
   std::vector<uint32_t> interval_lengths;  // Ids per interval, ≥ min_interval_length.
@@ -72,23 +81,45 @@ inline uint64_t BvNat(int64_t x) {
   return x >= 0 ? 2 * static_cast<uint64_t>(x) : 2 * static_cast<uint64_t>(-(x + 1)) + 1;
 }
 
+// The inverse of BvNat, for x < 2^63.
+inline int64_t BvInt(uint64_t x) {
+  return (x & 1) ? -static_cast<int64_t>(x >> 1) - 1 : static_cast<int64_t>(x >> 1);
+}
+
 // Calls visit(component, value, hint) for each value of list `node` (outdegree `degree`,
 // reference `ref`, split into `parts`) in the order written. The hint is what a decoder knows
-// at that point and a code may use as a context: a block's index among the blocks, the number
-// of residuals for a residual, 0 otherwise.
+// at that point and a code may use as a context: for the block count 0, 1 or 2 as the outdegree
+// is equal to the reference's, below or above it; a block's index among the blocks; for the
+// interval count the ids left to write, for a residual the number of residuals; 1 for an
+// outdegree relative to the reference; 0 otherwise.
 template <typename Visit>
 void VisitBvList(uint32_t node, uint32_t degree, uint32_t ref, const BvShape& shape,
                  const BvParts& parts, Visit visit) {
-  visit(BvComponent::kOutdegree, degree, 0);
-  if (degree == 0) return;
-  if (shape.window > 0) visit(BvComponent::kReference, ref, 0);
+  if (shape.extended) {
+    if (shape.window > 0) visit(BvComponent::kReference, ref, 0);
+    if (ref > 0) {
+      visit(BvComponent::kOutdegree, BvNat(int64_t{degree} - parts.reference_size), 1);
+    } else {
+      visit(BvComponent::kOutdegree, degree, 0);
+    }
+    if (degree == 0) return;
+  } else {
+    visit(BvComponent::kOutdegree, degree, 0);
+    if (degree == 0) return;
+    if (shape.window > 0) visit(BvComponent::kReference, ref, 0);
+  }
   if (ref > 0) {
-    visit(BvComponent::kBlockCount, parts.blocks.size(), 0);
+    visit(BvComponent::kBlockCount, parts.blocks.size(),
+          degree == parts.reference_size  ? 0
+          : degree < parts.reference_size ? 1
+                                          : 2);
     for (size_t b = 0; b < parts.blocks.size(); ++b) visit(BvComponent::kBlock, parts.blocks[b], b);
   }
-  const bool extras = !parts.interval_lefts.empty() || !parts.residuals.empty();
-  if (extras && shape.min_interval_length > 0) {
-    visit(BvComponent::kIntervalCount, parts.interval_lefts.size(), 0);
+  uint64_t extras = parts.residuals.size();
+  for (uint32_t length : parts.interval_lengths) extras += length;
+  if (extras > 0 && shape.min_interval_length > 0 &&
+      (!shape.extended || extras >= shape.min_interval_length)) {
+    visit(BvComponent::kIntervalCount, parts.interval_lefts.size(), extras);
     uint64_t end = 0;
     for (size_t i = 0; i < parts.interval_lefts.size(); ++i) {
       const uint32_t left = parts.interval_lefts[i];
@@ -165,23 +196,42 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
                 uint32_t* ref) {
   out->clear();
   *ref = 0;
-  const uint64_t degree = read(BvComponent::kOutdegree, in, 0);
-  if (!in.ok() || degree > node_count) return false;
-  if (degree == 0) return true;
+  const auto read_reference = [&]() {
+    const uint64_t r = read(BvComponent::kReference, in, 0);
+    if (!in.ok() || r > shape.window || r > node) return false;
+    *ref = static_cast<uint32_t>(r);
+    return true;
+  };
+  absl::Span<const uint32_t> from;  // The reference.
+  uint64_t degree;
+  if (shape.extended) {
+    if (shape.window > 0 && !read_reference()) return false;
+    if (*ref > 0) from = reference(*ref);
+    const uint64_t code = read(BvComponent::kOutdegree, in, *ref > 0 ? 1 : 0);
+    if (!in.ok() || code >= (uint64_t{1} << 34)) return false;
+    const int64_t d =
+        *ref == 0 ? static_cast<int64_t>(code) : static_cast<int64_t>(from.size()) + BvInt(code);
+    if (d < 0 || d > node_count) return false;
+    degree = static_cast<uint64_t>(d);
+    if (degree == 0) return true;
+  } else {
+    degree = read(BvComponent::kOutdegree, in, 0);
+    if (!in.ok() || degree > node_count) return false;
+    if (degree == 0) return true;
+    if (shape.window > 0 && !read_reference()) return false;
+    if (*ref > 0) from = reference(*ref);
+  }
   std::vector<uint32_t>& copied = scratch->copied;
   std::vector<uint32_t>& intervals = scratch->intervals;
   std::vector<uint32_t>& residuals = scratch->residuals;
   copied.clear();
   intervals.clear();
   residuals.clear();
-  if (shape.window > 0) {
-    const uint64_t r = read(BvComponent::kReference, in, 0);
-    if (!in.ok() || r > shape.window || r > node) return false;
-    *ref = static_cast<uint32_t>(r);
-  }
   if (*ref > 0) {
-    const absl::Span<const uint32_t> from = reference(*ref);
-    const uint64_t block_count = read(BvComponent::kBlockCount, in, 0);
+    const uint64_t block_count = read(BvComponent::kBlockCount, in,
+                                      degree == from.size()  ? 0
+                                      : degree < from.size() ? 1
+                                                             : 2);
     if (!in.ok() || block_count > from.size() + 1) return false;
     uint64_t at = 0;  // Index into `from` where the next run starts.
     for (uint64_t b = 0; b < block_count; ++b) {
@@ -196,8 +246,9 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
     if (copied.size() > degree) return false;
   }
   uint64_t left_to_read = degree - copied.size();
-  if (left_to_read > 0 && shape.min_interval_length > 0) {
-    const uint64_t count = read(BvComponent::kIntervalCount, in, 0);
+  if (left_to_read > 0 && shape.min_interval_length > 0 &&
+      (!shape.extended || left_to_read >= shape.min_interval_length)) {
+    const uint64_t count = read(BvComponent::kIntervalCount, in, left_to_read);
     // count ≤ left_to_read < 2^32 and min_interval_length ≤ 2^16: the product fits.
     if (!in.ok() || count > left_to_read || count * shape.min_interval_length > left_to_read) {
       return false;
@@ -211,8 +262,7 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
       if (length > left_to_read) return false;
       int64_t left;
       if (i == 0) {
-        left = int64_t{node} + ((left_code & 1) ? -static_cast<int64_t>(left_code >> 1) - 1
-                                                : static_cast<int64_t>(left_code >> 1));
+        left = int64_t{node} + BvInt(left_code);
       } else {
         left = static_cast<int64_t>(next + left_code + 1);
       }
@@ -230,8 +280,7 @@ bool ReadBvList(BitReader& in, uint32_t node, uint32_t node_count, const BvShape
     if (!in.ok() || code >= (uint64_t{1} << 34)) return false;
     int64_t id;
     if (i == 0) {
-      id = int64_t{node} +
-           ((code & 1) ? -static_cast<int64_t>(code >> 1) - 1 : static_cast<int64_t>(code >> 1));
+      id = int64_t{node} + BvInt(code);
     } else {
       id = int64_t{residuals.back()} + static_cast<int64_t>(code) + 1;
     }

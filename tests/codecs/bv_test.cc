@@ -40,9 +40,10 @@ TEST(HybridInteger, SplitsAndJoins) {
 }
 
 TEST(Bv, CodesASmallGraph) {
-  // 0 → 1, 1 → nothing. Every table has one or two symbols, so one-bit codewords: outdegree
-  // 1 then 0 (token 0 "0", token 1 "1"); node 0's reference 0, interval count 0 and first
-  // residual nat(1 − 0) = 2 each the only symbol of its table, "0". Data: 1000 0 = 0x80, 5 bits.
+  // 0 → 1, 1 → nothing. Each list: its reference (0, the only symbol of its table: "0"), its
+  // outdegree (1 then 0: token 0 is "0", token 1 "1"); node 0's one residual leaves no room for
+  // an interval of 3, so no interval count, and its first residual nat(1 − 0) = 2 is the only
+  // symbol of its table, "0". Data: 010 00 = 0x40, 5 bits.
   const std::vector<uint8_t> bytes = Serialized("bv", Lists({{1}, {}}));
   // Envelope 1 2 "bv"; window 8, max_chain 4, min_interval 3, 2 nodes, 5 data bits.
   const std::vector<uint8_t> head = {1, 2, 'b', 'v', 8, 0, 4, 3, 2, 0,
@@ -50,15 +51,17 @@ TEST(Bv, CodesASmallGraph) {
   ASSERT_GT(bytes.size(), head.size());
   EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.begin() + head.size()), head);
   // The outdegree table: alphabet 136 (varint 88 01), 2 used: symbol 0 length 1, symbol gap 0
-  // (symbol 1) length 1; then the reference table: 1 used, symbol 0, length 1.
-  const std::vector<uint8_t> tables = {0x88, 0x01, 2, 0, 1, 0, 1, 0x88, 0x01, 1, 0, 1};
+  // (symbol 1) length 1; the relative outdegree table, unused; the reference table: 1 used,
+  // symbol 0, length 1.
+  const std::vector<uint8_t> tables = {0x88, 0x01, 2,    0,    1, 0, 1, 0x88,
+                                       0x01, 0,    0x88, 0x01, 1, 0, 1};
   EXPECT_EQ(std::vector<uint8_t>(bytes.begin() + head.size(),
                                  bytes.begin() + head.size() + tables.size()),
             tables);
-  // The offsets 0 4 5 in Elias–Fano (l = 0: ones at 0, 4 + 1, 5 + 2 → 0xA1), 26 bytes after
+  // The offsets 0 3 5 in Elias–Fano (l = 0: ones at 0, 3 + 1, 5 + 2 → 0x91), 26 bytes after
   // their length, then the data.
   const std::vector<uint8_t> tail = {26, 0, 0, 0, 1, 3, 0,    0, 0, 0, 0, 0, 0, 5, 0,   0,
-                                     0,  0, 0, 0, 0, 0, 0xA1, 0, 0, 0, 0, 0, 0, 0, 0x80};
+                                     0,  0, 0, 0, 0, 0, 0x91, 0, 0, 0, 0, 0, 0, 0, 0x40};
   ASSERT_GT(bytes.size(), tail.size());
   EXPECT_EQ(std::vector<uint8_t>(bytes.end() - tail.size(), bytes.end()), tail);
   EXPECT_EQ(LoadError(bytes), "OK");
@@ -104,10 +107,10 @@ TEST(Bv, LoadRejectsHostileBodies) {
   bad[12] = 6;  // 6 data bits: the offsets end at 5.
   EXPECT_EQ(LoadError(bad), "bv: the offsets are not 3 positions from 0 to 6");
   bad = bytes;
-  bad.back() = 0x84;
+  bad.back() = 0x44;
   EXPECT_EQ(LoadError(bad), "bv: nonzero padding after the data");
   bad = bytes;
-  bad.back() = 0x00;  // Node 0 has outdegree 0 and node 1 starts too early.
+  bad.back() = 0x00;  // Node 0 has outdegree 0 and ends before node 1's offset.
   EXPECT_EQ(LoadError(bad), "bv: the list of node 0 is corrupt");
   bad = bytes;
   bad.push_back(0);
