@@ -336,14 +336,11 @@ absl::StatusOr<AdjacencyLists> ReadBvGraphFiles(const std::string& basename) {
       offsets.has_value() ? std::optional<absl::Span<const uint8_t>>(*offsets) : std::nullopt);
 }
 
-absl::Status WriteBvGraphFiles(AdjacencyListsView graph, const BvGraphParameters& parameters,
-                               const std::string& basename) {
-  absl::StatusOr<BvGraphFiles> files = WriteBvGraph(graph, parameters);
-  if (!files.ok()) return files.status();
-  const std::vector<uint8_t> properties(files->properties.begin(), files->properties.end());
+absl::Status WriteBvGraphFiles(const BvGraphFiles& files, const std::string& basename) {
+  const std::vector<uint8_t> properties(files.properties.begin(), files.properties.end());
   for (auto [suffix, bytes] :
-       {std::pair{".properties", &properties}, std::pair{".graph", &std::as_const(files->graph)},
-        std::pair{".offsets", &std::as_const(files->offsets)}}) {
+       {std::pair{".properties", &properties}, std::pair{".graph", &files.graph},
+        std::pair{".offsets", &files.offsets}}) {
     if (absl::Status status = WriteFile(basename + suffix, *bytes); !status.ok()) return status;
   }
   return absl::OkStatus();

@@ -66,9 +66,8 @@ absl::StatusOr<BvGraphFiles> WriteBvGraph(AdjacencyListsView graph,
 // "bvgraph: …" naming a missing or unreadable file.
 absl::StatusOr<AdjacencyLists> ReadBvGraphFiles(const std::string& basename);
 
-// WriteBvGraph to `basename`.properties, .graph and .offsets (replaced). InternalError
+// Writes `files` to `basename`.properties, .graph and .offsets (replaced). InternalError
 // "bvgraph: …" naming a file that cannot be written.
-absl::Status WriteBvGraphFiles(AdjacencyListsView graph, const BvGraphParameters& parameters,
-                               const std::string& basename);
+absl::Status WriteBvGraphFiles(const BvGraphFiles& files, const std::string& basename);
 
 }  // namespace crawldb::codecs

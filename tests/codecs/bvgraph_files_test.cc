@@ -268,7 +268,7 @@ TEST(BvGraphFiles, ReadsLawsCnr2000AndWritesItAgain) {
       absl::StrCat("bvgraph_files_test_", getpid());
   std::filesystem::create_directories(dir);
   const std::string ours = (dir / "cnr-2000").string();
-  ASSERT_TRUE(WriteBvGraphFiles(arcs->view(), {}, ours).ok());
+  ASSERT_TRUE(WriteBvGraphFiles(files, ours).ok());
   const std::string decoder = (std::filesystem::path(__FILE__).parent_path().parent_path() /
                                "python" / "bvgraph_decoder.py")
                                   .string();
