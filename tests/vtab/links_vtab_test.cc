@@ -470,7 +470,7 @@ TEST(LinksImport, ThresholdDropsRarelyLinkedDestinations) {
 // Damages the blobs of an outlinks table of `codec` in many ways; every read fails with
 // SQLITE_CORRUPT_VTAB or reads a valid graph.
 void ExpectDamagedBlobsCorruptVtab(const std::string& codec) {
-  std::string path = TempDbPath("links_corrupt");
+  std::string path = TempDbPath("links_corrupt_" + codec);
   {
     SQLite::Database db = LoadedDb(path);
     db.exec(
@@ -511,7 +511,7 @@ void ExpectDamagedBlobsCorruptVtab(const std::string& codec) {
   int corrupt = 0;
   for (const std::string& damage : damages) {
     SCOPED_TRACE(damage);
-    std::string copy = TempDbPath("links_corrupt_copy");
+    std::string copy = TempDbPath("links_corrupt_copy_" + codec);
     std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
     SQLite::Database db = LoadedDb(copy);
     db.createFunction("flip", 2, true, nullptr, &FlipByte);
