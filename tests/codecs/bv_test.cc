@@ -7,6 +7,8 @@
 
 #include "absl/status/status.h"
 #include "codecs/adjacency_codec.h"
+#include "codecs/bit_reader.h"
+#include "codecs/bit_writer.h"
 #include "codecs/bv.h"
 #include "codecs/hybrid_integer.h"
 #include "gtest/gtest.h"
@@ -30,10 +32,9 @@ TEST(HybridInteger, SplitsAndJoins) {
        {uint64_t{0}, uint64_t{16}, uint64_t{31}, uint64_t{32}, uint64_t{1} << 40, UINT64_MAX}) {
     const HybridInteger split = SplitHybrid(x);
     EXPECT_EQ(HybridRawBitCount(split.token), split.raw_bit_count);
-    std::vector<uint8_t> raw(8);
-    for (int i = 0; i < 8; ++i) {
-      raw[i] = static_cast<uint8_t>((split.raw_bits << (64 - split.raw_bit_count)) >> (56 - 8 * i));
-    }
+    BitWriter out;
+    out.WriteBits(split.raw_bits, split.raw_bit_count);
+    const std::vector<uint8_t> raw = out.Finish();
     BitReader in(raw);
     EXPECT_EQ(HybridValue(split.token, in), x);
   }
