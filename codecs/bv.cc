@@ -141,6 +141,9 @@ class ValueTable {
   std::vector<uint32_t> fast_;  // 0 when the value is not there.
 };
 
+// Bits a reference choice that ends a chain costs on top of its own (BvReferenceChooser).
+constexpr uint64_t kDeadEndPenalty = 8;
+
 using TokenCounts = std::vector<std::array<uint64_t, kHybridTokens>>;
 
 // Bits of a value in WebGraph's default codes: the first pass's costs.
@@ -163,7 +166,7 @@ std::vector<uint32_t> ChooseReferences(AdjacencyListsView graph, const BvShape& 
                                        uint32_t max_chain, Cost cost, TokenCounts* counts) {
   const uint32_t n = graph.size();
   std::vector<uint32_t> refs(n);
-  BvReferenceChooser chooser(shape, max_chain, n);
+  BvReferenceChooser chooser(shape, max_chain, n, kDeadEndPenalty);
   counts->assign(kBvTables, {});
   for (uint32_t v = 0; v < n; ++v) {
     const uint32_t degree = static_cast<uint32_t>(graph.list(v).size());
@@ -331,7 +334,7 @@ class BvGraph final : public EncodedGraph {
     return bits;
   }
 
-  // The token counts and the bits of the graph as encoded: set by the encoder, found by Check.
+  // The arcs and the bits of each component: given by the encoder, counted by Check.
   void set_counts(uint64_t arc_count, const Tally& tally) {
     arc_count_ = arc_count;
     tally_ = tally;

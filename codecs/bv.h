@@ -43,7 +43,9 @@
 // candidates in WebGraph's codes (γ, unary, ζ_3) to count tokens, a second costs them under
 // Huffman codes fitted to those counts (every token given a code), and the final tables are
 // fitted to the second pass's choices, which are written. Candidates: no reference and each of
-// the previous `window` lists whose chain is below max_chain.
+// the previous `window` lists whose chain is below max_chain; a reference that ends a chain (no
+// later list may refer to this one) costs 8 bits more, so that the chain budget is not spent
+// early for little (3% smaller outlinks on cnr-2000 than the plain greedy choice).
 //
 // Options: options.window (default 8) and options.max_chain (default 4) of AdjacencyCodecOptions;
 // min_interval is kBvMinIntervalLength (3 measured a little smaller than WebGraph's 4 on

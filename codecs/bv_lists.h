@@ -138,12 +138,17 @@ void VisitBvList(uint32_t node, uint32_t degree, uint32_t ref, const BvShape& sh
 
 // The choice of references by measured cost, in node order: for each list, no reference and
 // every one of the previous `window` lists whose chain is below max_chain are split and costed,
-// and the cheapest wins (ties to no reference, then to the nearest). The chooser remembers every
-// chain (max_chain ≤ 255).
+// and the cheapest wins (ties to no reference, then to the nearest). A reference that gives the
+// list a chain of max_chain, so that no later list can refer to it, costs `dead_end_penalty`
+// more. The chooser remembers every chain (max_chain ≤ 255).
 class BvReferenceChooser {
  public:
-  BvReferenceChooser(const BvShape& shape, uint32_t max_chain, uint32_t node_count)
-      : shape_(shape), max_chain_(max_chain), chain_(node_count) {}
+  BvReferenceChooser(const BvShape& shape, uint32_t max_chain, uint32_t node_count,
+                     uint64_t dead_end_penalty = 0)
+      : shape_(shape),
+        max_chain_(max_chain),
+        dead_end_penalty_(dead_end_penalty),
+        chain_(node_count) {}
 
   // Chooses for list v (lists 0 … v − 1 chosen before); cost(ref, parts) → bits of the list
   // so written. After the call, parts() holds the winner's split.
@@ -157,7 +162,8 @@ class BvReferenceChooser {
     for (uint32_t r = 1; r <= last; ++r) {
       if (chain_[v - r] >= max_chain_) continue;
       SplitBvList(graph.list(v - r), list, shape_.min_interval_length, &parts_);
-      const uint64_t c = cost(r, static_cast<const BvParts&>(parts_));
+      const uint64_t c = cost(r, static_cast<const BvParts&>(parts_)) +
+                         (chain_[v - r] + 1u == max_chain_ ? dead_end_penalty_ : 0);
       if (c < best_cost) {
         best_cost = c;
         best_ref = r;
@@ -173,6 +179,7 @@ class BvReferenceChooser {
  private:
   BvShape shape_;
   uint32_t max_chain_;
+  uint64_t dead_end_penalty_;
   std::vector<uint8_t> chain_;  // References followed to rebuild each list chosen so far.
   BvParts parts_;
   BvParts best_;
