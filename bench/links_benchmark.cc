@@ -5,7 +5,13 @@
 // Rows. Every codec in LAW's node order with one starts partition ("-1part"), and link2, link3
 // and link3+huff again on the graph renumbered partition-first by degree with the paper's three
 // starts partitions (degree_partitions.h; both directions renumbered with the same ids, the
-// degree being the larger of in- and outdegree, as paper 001 §2.2).
+// degree being the larger of in- and outdegree, as paper 001 §2.2); bv with K = 8 and L = 4
+// (the defaults) and L = 6.
+//
+// Last table: bv against LAW's BVGraph files of the same graph (NAME.graph, .offsets and
+// NAME-t.* beside NAME.arcs.tsv.xz), their sizes read from the files as the reference; the
+// files bvgraph_files.h writes with LAW's parameters; bv's lists (refs + deletes + adds),
+// tables and Elias-Fano offsets; the time to import LAW's files (ReadBvGraphFiles, one run).
 //
 // Columns, per direction:
 //   bits/link    8 × the serialized bytes (EncodedGraph::Serialize: envelope, parameters,
@@ -29,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -37,6 +44,7 @@
 
 #include "codecs/adjacency_codec.h"
 #include "codecs/adjacency_lists.h"
+#include "codecs/bvgraph_files.h"
 #include "codecs/degree_partitions.h"
 
 namespace crawldb::codecs {
@@ -163,7 +171,8 @@ SccResult StronglyConnectedComponents(const EncodedGraph& graph) {
 struct Row {
   std::string label;  // e.g. "link2-1part"
   std::string codec;
-  bool renumbered;  // Partition-first ids and three starts partitions.
+  bool renumbered;         // Partition-first ids and three starts partitions.
+  uint32_t max_chain = 4;  // L (link3, link3+huff, bv); K is 8 for all.
 };
 
 struct Measurement {
@@ -257,6 +266,85 @@ constexpr PaperRow kPaper[] = {
 
 double PerLink(uint64_t bits, uint64_t arcs) { return static_cast<double>(bits) / arcs; }
 
+// LAW's files for the graph of `arcs` (…/NAME.arcs.tsv.xz → …/NAME), or "" when the name does
+// not end so.
+std::string LawBasename(const std::string& arcs) {
+  const std::string suffix = ".arcs.tsv.xz";
+  if (arcs.size() < suffix.size() ||
+      arcs.compare(arcs.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return "";
+  }
+  return arcs.substr(0, arcs.size() - suffix.size());
+}
+
+// The size of a file in bits per link, or -1 when it is missing.
+double FileBitsPerLink(const std::string& path, uint64_t arcs) {
+  std::error_code error;
+  const uintmax_t bytes = std::filesystem::file_size(path, error);
+  return error ? -1 : 8.0 * static_cast<double>(bytes) / static_cast<double>(arcs);
+}
+
+// bv against LAW's BVGraph files (read from beside the arcs file, the reference) and against
+// what bvgraph_files.h writes with LAW's parameters; LAW's import time; both directions all-in.
+void PrintAgainstLaw(const Flags& flags, const AdjacencyLists* const graphs[2],
+                     const std::vector<Row>& rows, const std::vector<Measurement> results[2]) {
+  const std::string law = LawBasename(flags.arcs);
+  const char* directions[2] = {"outlinks", "inlinks"};
+  const char* suffixes[2] = {"", "-t"};
+  const uint64_t m = graphs[0]->arc_count();
+  std::printf("### against LAW's BVGraph files (%s, %s-t; windowsize 7, maxrefcount 3)\n\n",
+              law.c_str(), law.c_str());
+  std::printf(
+      "| direction | LAW .graph | LAW .offsets | LAW all-in | ours in LAW's format .graph | "
+      ".offsets | bv lists | bv tables | bv offsets | bv all-in | bv L=6 lists | bv L=6 all-in "
+      "| LAW import s |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  double all_in[3] = {0, 0, 0};  // LAW, bv, bv L=6.
+  for (int d = 0; d < 2; ++d) {
+    const std::string base = law + suffixes[d];
+    const double graph_bits = FileBitsPerLink(base + ".graph", m);
+    const double offsets_bits = FileBitsPerLink(base + ".offsets", m);
+    double import_seconds = -1;
+    if (graph_bits >= 0) {
+      const Clock::time_point start = Clock::now();
+      absl::StatusOr<AdjacencyLists> read = ReadBvGraphFiles(base);
+      import_seconds = Seconds(start);
+      if (!read.ok() || read->arc_count() != m) {
+        std::printf("WARNING: %s: %s\n", base.c_str(),
+                    read.ok() ? "a different arc count" : read.status().ToString().c_str());
+      }
+    }
+    absl::StatusOr<BvGraphFiles> ours = WriteBvGraph(graphs[d]->view(), {});
+    if (!ours.ok()) {
+      std::fprintf(stderr, "links_benchmark: %s\n", ours.status().ToString().c_str());
+      std::exit(1);
+    }
+    const auto find = [&rows](const char* label) {
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].label == label) return i;
+      }
+      return rows.size();
+    };
+    const AdjacencySizeBits& bv = results[d][find("bv")].bits;
+    const AdjacencySizeBits& bv6 = results[d][find("bv L=6")].bits;
+    all_in[0] += graph_bits + offsets_bits;
+    all_in[1] += PerLink(bv.Total(), m);
+    all_in[2] += PerLink(bv6.Total(), m);
+    std::printf(
+        "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | "
+        "%.2f |\n",
+        directions[d], graph_bits, offsets_bits, graph_bits + offsets_bits,
+        PerLink(8 * ours->graph.size(), m), PerLink(8 * ours->offsets.size(), m),
+        PerLink(bv.refs + bv.deletes + bv.adds, m), PerLink(bv.tables, m), PerLink(bv.starts, m),
+        PerLink(bv.Total(), m), PerLink(bv6.refs + bv6.deletes + bv6.adds, m),
+        PerLink(bv6.Total(), m), import_seconds);
+  }
+  std::printf(
+      "\nBoth directions all-in, bits/link: LAW %.2f (.graph + .offsets), bv %.2f, bv L=6 %.2f. "
+      "A missing LAW file shows as -1.\n\n",
+      all_in[0], all_in[1], all_in[2]);
+}
+
 int Run(const Flags& flags) {
   const Clock::time_point read_start = Clock::now();
   const AdjacencyLists outlinks = ReadArcs(flags.arcs);
@@ -265,7 +353,7 @@ int Run(const Flags& flags) {
   const std::vector<uint32_t> new_id =
       PartitionFirstOrder(outlinks.view(), inlinks.view(), &partitions);
   const AdjacencyLists renumbered[2] = {outlinks.Renumber(new_id), inlinks.Renumber(new_id)};
-  const AdjacencyLists* original[2] = {&outlinks, &inlinks};
+  const AdjacencyLists* const original[2] = {&outlinks, &inlinks};
   const uint32_t n = outlinks.size();
   const uint64_t m = outlinks.arc_count();
   std::printf("graph: %s — %" PRIu32 " nodes, %" PRIu64 " arcs (%.2f per node), read in %.1f s\n",
@@ -291,6 +379,8 @@ int Run(const Flags& flags) {
       {"link3 (3 partitions)", "link3", true},
       {"link3+huff-1part", "link3+huff", false},
       {"link3+huff (3 partitions)", "link3+huff", true},
+      {"bv", "bv", false},
+      {"bv L=6", "bv", false, 6},
   };
   const char* directions[2] = {"outlinks", "inlinks"};
   std::vector<Measurement> results[2];
@@ -303,6 +393,7 @@ int Run(const Flags& flags) {
     for (const Row& row : rows) {
       AdjacencyCodecOptions options;
       if (row.renumbered) options.partitions = partitions;
+      options.max_chain = row.max_chain;
       const AdjacencyLists& graph = row.renumbered ? renumbered[d] : *original[d];
       const Measurement r = Measure(row, graph, options, order, flags.repetitions);
       const AdjacencySizeBits& b = r.bits;
@@ -410,6 +501,7 @@ int Run(const Flags& flags) {
                 PerLink(results[d][2].bits.adds, m));
   }
   std::printf("\n");
+  PrintAgainstLaw(flags, original, rows, results);
   return 0;
 }
 

@@ -15,7 +15,7 @@
 // Byte format (the envelope; each codec's body is a grammar at the top of its header):
 //   graph  := version:u8 name_length:u8 name:bytes[name_length] body
 //   version = kAdjacencyFormatVersion (1); name is a registered codec name ("link1", "link2",
-//   "link3", "link3+huff"); the body holds the codec's parameters and its data, and ends the
+//   "link3", "link3+huff", "bv"); the body holds the codec's parameters and its data, and ends the
 //   bytes exactly.
 //
 // Adding a codec: one header and source file defining an EncodedGraph subclass with an Encode
@@ -43,7 +43,8 @@ struct AdjacencyCodecOptions {
   // the input's node order (paper 001's "-1part"). Set: the graph is numbered partition-first
   // (PartitionFirstOrder) and the partitions get the paper's widths, 32 / 16 / 8 bits.
   std::optional<DegreePartitions> partitions;
-  // link3, link3+huff: a list may refer to one of the previous `window` lists (K, 1 to 1024) ...
+  // link3, link3+huff, bv: a list may refer to one of the previous `window` lists (K, 1 to
+  // 1024) ...
   uint32_t window = 8;
   // ... and a list is rebuilt by following at most `max_chain` references (L, 0 to 64).
   uint32_t max_chain = 4;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "codecs/adjacency_codec.h"
+#include "codecs/bv.h"
 #include "codecs/link1.h"
 #include "codecs/link2.h"
 #include "codecs/link3.h"
@@ -15,10 +16,9 @@ namespace {
 
 // One line per codec.
 constexpr AdjacencyCodec kCodecs[] = {
-    {"link1", &EncodeLink1, &LoadLink1},
-    {"link2", &EncodeLink2, &LoadLink2},
-    {"link3", &EncodeLink3, &LoadLink3},
-    {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff},
+    {"link1", &EncodeLink1, &LoadLink1}, {"link2", &EncodeLink2, &LoadLink2},
+    {"link3", &EncodeLink3, &LoadLink3}, {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff},
+    {"bv", &EncodeBv, &LoadBv},
 };
 
 absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }

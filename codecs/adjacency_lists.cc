@@ -95,6 +95,15 @@ absl::StatusOr<AdjacencyLists> AdjacencyLists::FromLists(
   return graph;
 }
 
+absl::StatusOr<AdjacencyLists> AdjacencyLists::FromCsr(std::vector<uint64_t> offsets,
+                                                       std::vector<uint32_t> targets) {
+  AdjacencyLists graph;
+  graph.offsets_ = std::move(offsets);
+  graph.targets_ = std::move(targets);
+  if (absl::Status status = CheckAdjacencyLists(graph.view()); !status.ok()) return status;
+  return graph;
+}
+
 AdjacencyLists AdjacencyLists::Transpose() const {
   const uint32_t n = size();
   AdjacencyLists result;

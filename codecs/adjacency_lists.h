@@ -61,6 +61,11 @@ class AdjacencyLists {
   // (CheckAdjacencyLists's error otherwise). Convenient for small hand-made graphs.
   static absl::StatusOr<AdjacencyLists> FromLists(const std::vector<std::vector<uint32_t>>& lists);
 
+  // The graph of these arrays, laid out as AdjacencyListsView's (taken over, not copied);
+  // CheckAdjacencyLists's error when they are not adjacency lists.
+  static absl::StatusOr<AdjacencyLists> FromCsr(std::vector<uint64_t> offsets,
+                                                std::vector<uint32_t> targets);
+
   uint32_t size() const { return view().size(); }
   uint64_t arc_count() const { return targets_.size(); }
   absl::Span<const uint32_t> list(uint32_t node) const { return view().list(node); }

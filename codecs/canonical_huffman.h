@@ -66,6 +66,8 @@ class HuffmanCode {
   uint32_t alphabet_size() const { return static_cast<uint32_t>(lengths_.size()); }
   // Bits of the codeword of `symbol`, 0 when it has none (or is outside the alphabet).
   int length(uint32_t symbol) const { return symbol < lengths_.size() ? lengths_[symbol] : 0; }
+  // The codeword of `symbol` (which has one), right-aligned in length(symbol) bits.
+  uint32_t codeword(uint32_t symbol) const { return codewords_[symbol]; }
 
   // Appends the codeword of `symbol`, which must have one.
   void Write(uint32_t symbol, BitWriter& out) const {

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "codecs/bvgraph_files.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
@@ -20,33 +21,42 @@ namespace {
 
 constexpr char kOutlinksTableName[] = "outlinks";
 
-// The outlinks table, connected and caught up; refused inside an explicit transaction.
-absl::StatusOr<LinksTable*> Target(sqlite3_context* context, absl::string_view function) {
+// The crawldb_links table `name` of the main schema, connected and caught up; with
+// `rewrites`, refused inside an explicit transaction.
+absl::StatusOr<LinksTable*> Target(sqlite3_context* context, absl::string_view function,
+                                   absl::string_view name = kOutlinksTableName,
+                                   bool rewrites = true) {
   auto* connection = static_cast<Connection*>(sqlite3_user_data(context));
-  if (!sqlite3_get_autocommit(connection->db())) {
+  if (rewrites && !sqlite3_get_autocommit(connection->db())) {
     return UserError(function, "cannot run inside a transaction (it rewrites the link lists)",
                      "COMMIT first");
   }
-  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links,
-                           connection->ConnectAs<LinksTable>(kOutlinksTableName));
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, connection->ConnectAs<LinksTable>(name));
   if (links == nullptr) {
-    return UserError(function, "there is no crawldb_links table named 'outlinks'",
-                     "create it with CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls)");
+    return UserError(
+        function, absl::StrCat("there is no crawldb_links table named '", name, "'"),
+        absl::StrCat("create it with CREATE VIRTUAL TABLE ", name, " USING crawldb_links(urls)"));
   }
   CRAWLDB_RETURN_IF_ERROR(links->Current().status());
   return links;
 }
 
-absl::StatusOr<std::string> PathArgument(sqlite3_value* value, absl::string_view function) {
+// A text argument without NUL bytes (a path or a name); `what` names it in errors.
+absl::StatusOr<std::string> TextArgument(sqlite3_value* value, absl::string_view function,
+                                         absl::string_view what) {
   if (sqlite3_value_type(value) != SQLITE_TEXT) {
-    return UserError(function, "the path must be text");
+    return UserError(function, absl::StrCat("the ", what, " must be text"));
   }
-  std::string path(reinterpret_cast<const char*>(sqlite3_value_text(value)),
+  std::string text(reinterpret_cast<const char*>(sqlite3_value_text(value)),
                    static_cast<size_t>(sqlite3_value_bytes(value)));
-  if (path.find('\0') != std::string::npos) {
-    return UserError(function, "the path holds a NUL byte");
+  if (text.find('\0') != std::string::npos) {
+    return UserError(function, absl::StrCat("the ", what, " holds a NUL byte"));
   }
-  return path;
+  return text;
+}
+
+absl::StatusOr<std::string> PathArgument(sqlite3_value* value, absl::string_view function) {
+  return TextArgument(value, function, "path");
 }
 
 // A file reader's error, prefixed with the function and the path.
@@ -188,6 +198,61 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   return absl::OkStatus();
 }
 
+absl::Status ImportBvGraph(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  constexpr absl::string_view kFunction = "crawldb_import_bvgraph";
+  CRAWLDB_ASSIGN_OR_RETURN(std::string basename, TextArgument(argv[0], kFunction, "basename"));
+  std::string table = kOutlinksTableName;
+  if (argc > 1) {
+    CRAWLDB_ASSIGN_OR_RETURN(table, TextArgument(argv[1], kFunction, "table name"));
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Target(context, kFunction, table));
+  absl::StatusOr<codecs::AdjacencyLists> graph = codecs::ReadBvGraphFiles(basename);
+  if (!graph.ok()) return FileError(kFunction, basename, graph.status());
+  std::vector<codecs::Arc> arcs;
+  arcs.reserve(graph->arc_count());
+  for (uint32_t v = 0; v < graph->size(); ++v) {
+    for (uint32_t w : graph->list(v)) arcs.push_back({v, w});
+  }
+  CRAWLDB_RETURN_IF_ERROR(RunImport(sqlite3_context_db_handle(context), links, &arcs, kFunction));
+  ResultText(context, absl::StrFormat("{\"nodes_read\":%d,\"arcs_read\":%d,\"links\":%d,"
+                                      "\"nodes\":%d}",
+                                      graph->size(), arcs.size(), links->store().arc_count(),
+                                      links->store().node_limit()));
+  return absl::OkStatus();
+}
+
+absl::Status ExportBvGraph(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  constexpr absl::string_view kFunction = "crawldb_export_bvgraph";
+  CRAWLDB_ASSIGN_OR_RETURN(std::string table, TextArgument(argv[0], kFunction, "table name"));
+  CRAWLDB_ASSIGN_OR_RETURN(std::string basename, TextArgument(argv[1], kFunction, "basename"));
+  bool inlinks = false;
+  if (argc > 2) {
+    CRAWLDB_ASSIGN_OR_RETURN(std::string direction, TextArgument(argv[2], kFunction, "direction"));
+    if (direction != "out" && direction != "in") {
+      return UserError(kFunction,
+                       absl::StrCat("the direction is '", direction, "'; expected 'out' or 'in'"));
+    }
+    inlinks = direction == "in";
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links,
+                           Target(context, kFunction, table, /*rewrites=*/false));
+  const LinkStore& store = links->store();
+  absl::StatusOr<codecs::AdjacencyLists> graph =
+      codecs::AdjacencyLists::FromArcs(store.node_limit(), store.Arcs());
+  if (!graph.ok()) return graph.status();
+  if (inlinks) *graph = graph->Transpose();
+  absl::StatusOr<codecs::BvGraphFiles> files = codecs::WriteBvGraph(graph->view(), {});
+  if (!files.ok()) return files.status();
+  if (absl::Status status = codecs::WriteBvGraphFiles(*files, basename); !status.ok()) {
+    return FileError(kFunction, basename, status);
+  }
+  ResultText(context, absl::StrFormat("{\"nodes\":%d,\"arcs\":%d,\"graph_bytes\":%d,"
+                                      "\"offsets_bytes\":%d}",
+                                      graph->size(), graph->arc_count(), files->graph.size(),
+                                      files->offsets.size()));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status RegisterLinkFunctions(sqlite3* db, Connection* connection) {
@@ -201,6 +266,10 @@ absl::Status RegisterLinkFunctions(sqlite3* db, Connection* connection) {
       {"crawldb_import_arcs", 1, &SqlFunction<ImportArcs>},
       {"crawldb_import_links", 1, &SqlFunction<ImportLinks>},
       {"crawldb_import_links", 2, &SqlFunction<ImportLinks>},
+      {"crawldb_import_bvgraph", 1, &SqlFunction<ImportBvGraph>},
+      {"crawldb_import_bvgraph", 2, &SqlFunction<ImportBvGraph>},
+      {"crawldb_export_bvgraph", 2, &SqlFunction<ExportBvGraph>},
+      {"crawldb_export_bvgraph", 3, &SqlFunction<ExportBvGraph>},
   };
   for (const Function& function : functions) {
     int rc = sqlite3_create_function_v2(db, function.name, function.args, kFlags, connection,

@@ -42,7 +42,7 @@ const OptionSpec kLinksOptions[] = {
     {.name = "codec",
      .kind = OptionKind::kText,
      .default_value = "link3",
-     .choices = {"link1", "link2", "link3", "link3+huff"}},
+     .choices = {"link1", "link2", "link3", "link3+huff", "bv"}},
 };
 const PositionalSpec kInlinksPositional[] = {{.name = "outlinks", .default_value = "outlinks"}};
 

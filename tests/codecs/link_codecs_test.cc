@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -21,10 +20,17 @@
 #include "codecs/link3.h"
 #include "codecs/little_endian.h"
 #include "gtest/gtest.h"
-#include "tests/shared_data.h"
+#include "tests/codecs/adjacency_test_support.h"
+#include "tests/codecs/cnr2000_arcs.h"
 
 namespace crawldb::codecs {
 namespace {
+
+using ::crawldb::codecs::testing::Lists;
+using ::crawldb::codecs::testing::LoadError;
+using ::crawldb::codecs::testing::Serialized;
+
+using ::crawldb::codecs::testing::ReadCnr2000;
 
 // A codec with its options, as one row of a test.
 struct Config {
@@ -57,13 +63,11 @@ std::vector<Config> Configs(uint32_t node_count) {
           {"link3_K40L64", "link3", long_chain},
           {"link3+huff", "link3+huff", {}},
           {"link3+huff_3part", "link3+huff", three},
-          {"link3+huff_K1L1", "link3+huff", small_window}};
-}
-
-AdjacencyLists Lists(const std::vector<std::vector<uint32_t>>& lists) {
-  absl::StatusOr<AdjacencyLists> graph = AdjacencyLists::FromLists(lists);
-  EXPECT_TRUE(graph.ok()) << graph.status();
-  return graph.ok() ? *std::move(graph) : AdjacencyLists();
+          {"link3+huff_K1L1", "link3+huff", small_window},
+          {"bv", "bv", {}},
+          {"bv_K1L1", "bv", small_window},
+          {"bv_L0", "bv", no_chain},
+          {"bv_K40L64", "bv", long_chain}};
 }
 
 // Every access path of `encoded` gives the lists of `graph`.
@@ -119,22 +123,6 @@ std::vector<uint8_t> RoundTrip(const AdjacencyLists& graph, const Config& config
 
 void RoundTripAll(const AdjacencyLists& graph) {
   for (const Config& config : Configs(graph.size())) RoundTrip(graph, config);
-}
-
-// The bytes of `codec` for `graph` with default options.
-std::vector<uint8_t> Serialized(const std::string& codec, const AdjacencyLists& graph,
-                                const AdjacencyCodecOptions& options = {}) {
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> encoded =
-      EncodeAdjacency(codec, graph.view(), options);
-  EXPECT_TRUE(encoded.ok()) << encoded.status();
-  return encoded.ok() ? (*encoded)->Serialize() : std::vector<uint8_t>();
-}
-
-std::string LoadError(const std::vector<uint8_t>& bytes) {
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded = LoadAdjacency(bytes);
-  if (loaded.ok()) return "OK";
-  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << loaded.status();
-  return std::string(loaded.status().message());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,7 +307,7 @@ TEST(LinkCodecs, EncodeRefusesMalformedGraphsAndOptions) {
 TEST(LinkCodecs, RegistryListsTheCodecs) {
   std::vector<std::string> names;
   for (const AdjacencyCodec& codec : AdjacencyCodecs()) names.emplace_back(codec.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"link1", "link2", "link3", "link3+huff"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"link1", "link2", "link3", "link3+huff", "bv"}));
   EXPECT_EQ(FindAdjacencyCodec("link4"), nullptr);
 }
 
@@ -560,25 +548,6 @@ TEST(LinkCodecs, CorruptionEndsInDataLossOrAValidGraph) {
 // ---------------------------------------------------------------------------------------------
 // The real graph: cnr-2000 (LAW), 325,557 nodes and 3,216,152 arcs, and its transpose.
 
-// Reads `src<TAB>dst` lines through xz; a missing file ends the test (tests/shared_data.h).
-absl::StatusOr<AdjacencyLists> ReadCnr2000() {
-  const std::string path = ::crawldb::testing::SharedDataPath("cnr-2000/cnr-2000.arcs.tsv.xz");
-  FILE* pipe = popen(("xz -dc '" + path + "'").c_str(), "r");
-  if (pipe == nullptr) return absl::InternalError(absl::StrCat("cannot run xz -dc ", path));
-  std::vector<Arc> arcs;
-  uint32_t node_count = 0;
-  char line[64];
-  while (std::fgets(line, sizeof(line), pipe) != nullptr) {
-    char* end;
-    const unsigned long src = std::strtoul(line, &end, 10);
-    const unsigned long dst = std::strtoul(end, nullptr, 10);
-    arcs.push_back({static_cast<uint32_t>(src), static_cast<uint32_t>(dst)});
-    node_count = std::max<uint32_t>(node_count, static_cast<uint32_t>(std::max(src, dst)) + 1);
-  }
-  if (pclose(pipe) != 0) return absl::InternalError(absl::StrCat("xz -dc ", path, " failed"));
-  return AdjacencyLists::FromArcs(node_count, arcs);
-}
-
 TEST(LinkCodecs, RoundTripsCnr2000BothDirections) {
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<AdjacencyLists> outlinks = ReadCnr2000();
@@ -614,6 +583,7 @@ TEST(LinkCodecs, RoundTripsCnr2000BothDirections) {
     cases.push_back({name + " link3-3part", renumbered, "link3", three});
     cases.push_back({name + " link3+huff-1part", graph, "link3+huff", {}});
     cases.push_back({name + " link3+huff-3part", renumbered, "link3+huff", three});
+    cases.push_back({name + " bv", graph, "bv", {}});
   }
   for (const Case& c : cases) {
     SCOPED_TRACE(c.label);

@@ -141,9 +141,10 @@ TEST_F(LinksTest, BadWritesAreClearErrorsAndChangeNothing) {
 }
 
 TEST_F(LinksTest, OptionsAreValidated) {
-  ExpectError(db_, "CREATE VIRTUAL TABLE l2 USING crawldb_links(urls, codec=link9)", SQLITE_ERROR,
-              "crawldb_links: option 'codec' must be one of: link1, link2, link3, link3+huff, got "
-              "'link9'");
+  ExpectError(
+      db_, "CREATE VIRTUAL TABLE l2 USING crawldb_links(urls, codec=link9)", SQLITE_ERROR,
+      "crawldb_links: option 'codec' must be one of: link1, link2, link3, link3+huff, bv, got "
+      "'link9'");
   ExpectError(db_, "CREATE VIRTUAL TABLE l3 USING crawldb_links(urls, window=3)", SQLITE_ERROR,
               "crawldb_links: unknown option 'window'; expected one of: codec");
   ExpectError(db_, "CREATE VIRTUAL TABLE i2 USING crawldb_inlinks(urls); SELECT * FROM i2",
@@ -466,11 +467,18 @@ TEST(LinksImport, ThresholdDropsRarelyLinkedDestinations) {
 // ---------------------------------------------------------------------------------------------
 // Corruption.
 
-TEST(LinksCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
-  std::string path = TempDbPath("links_corrupt");
+// Damages the blobs of an outlinks table of `codec` in many ways; every read fails with
+// SQLITE_CORRUPT_VTAB or reads a valid graph.
+void ExpectDamagedBlobsCorruptVtab(const std::string& codec) {
+  std::string path = TempDbPath("links_corrupt_" + codec);
   {
     SQLite::Database db = LoadedDb(path);
-    db.exec(kSchema);
+    db.exec(
+        "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
+        "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls, codec=" +
+        codec +
+        ");"
+        "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);");
     SQLite::Transaction transaction(db);
     SQLite::Statement insert(db, "INSERT INTO urls(url) VALUES (?)");
     for (int i = 0; i < 300; ++i) {
@@ -503,7 +511,7 @@ TEST(LinksCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
   int corrupt = 0;
   for (const std::string& damage : damages) {
     SCOPED_TRACE(damage);
-    std::string copy = TempDbPath("links_corrupt_copy");
+    std::string copy = TempDbPath("links_corrupt_copy_" + codec);
     std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
     SQLite::Database db = LoadedDb(copy);
     db.createFunction("flip", 2, true, nullptr, &FlipByte);
@@ -522,6 +530,14 @@ TEST(LinksCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
   }
   // Every structural damage is caught; a flipped byte may also decode to another valid graph.
   EXPECT_GE(corrupt, 6 + 60);
+}
+
+TEST(LinksCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
+  ExpectDamagedBlobsCorruptVtab("link3");
+}
+
+TEST(LinksCorruption, DamagedBvBlobsAreCorruptVtabNeverACrash) {
+  ExpectDamagedBlobsCorruptVtab("bv");
 }
 
 }  // namespace
