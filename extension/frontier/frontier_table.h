@@ -73,7 +73,8 @@
 //                 post-images of the hosts it touched, its URL changes (left out when there are
 //                 more than 16,384: they are then only in <t>_pending), the parts it
 //                 changed, the state counts after it and `folded`, the newest commit folded;
-//                 the rows after the last fold and the newest 64 are kept
+//                 the rows after the last fold are kept, and before them the newest 64 of at
+//                 most 1 MiB together
 //   <t>_links     (src INTEGER NOT NULL, dst INTEGER NOT NULL)    fingerprints of parent → URL
 //                 for every crawl_add with a parent made while there was no `outlinks` table
 //                 on the same urls table (with one, crawl_add inserts the link there instead);
