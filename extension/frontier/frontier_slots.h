@@ -42,7 +42,6 @@ enum Slot {
   kReadLogSince,
   kAppendLog,
   kTrimLog,
-  kLogBeyondKeptBytes,
   kLogBytes,
   kSnapshotBytes,
   kPendingBytes,

@@ -41,8 +41,9 @@ constexpr int64_t kMaxPendingRows = 16;
 // opening reads a few dozen rows rather than one per host.
 constexpr uint32_t kHostsPerGroup = 256;
 int64_t HostGroupRow(uint32_t group) { return -1 - int64_t{group}; }
-// Log rows kept beyond the tail for other connections to catch up with: at most this many, of
-// at most kKeptLogBytes together; a connection further behind reads everything again.
+// Log rows kept beyond the tail for other connections to catch up with: at most this many, and
+// of at most kKeptLogBytes together among those the folding connection wrote or read (rows it
+// never saw fall to the count alone); a connection further behind reads everything again.
 constexpr int64_t kKeptLogRows = 64;
 constexpr int64_t kKeptLogBytes = int64_t{1} << 20;
 
@@ -413,6 +414,7 @@ absl::Status FrontierTable::TakeIn(absl::Span<const LogRow> rows,
   for (size_t i = first; i < rows.size(); ++i) {
     tail_.Add(rows[i].changes.urls, rows[i].ranges, rows[i].changes.hosts, rows[i].bytes);
   }
+  for (const LogRow& row : rows) SawLogRow(row.seq, row.bytes);
   return absl::OkStatus();
 }
 
@@ -433,12 +435,9 @@ absl::Status FrontierTable::Sync() {
   // before it (kKeptLogRows, kKeptLogBytes) let connections a little behind catch up without
   // reading everything again. Those rows change only when a commit folds.
   int64_t trim = std::min(tail_.folded(), seq - kKeptLogRows);
-  if (tail_.folded() == seq) {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement beyond, Use(kLogBeyondKeptBytes));
-    CRAWLDB_RETURN_IF_ERROR(beyond.BindInt64(1, seq));
-    CRAWLDB_RETURN_IF_ERROR(beyond.BindInt64(2, kKeptLogBytes));
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, beyond.Step());
-    if (row) trim = std::max(trim, beyond.ColumnInt64(0));
+  if (tail_.folded() == seq) trim = std::max(trim, LogRowBeyondKeptBytes(seq));
+  while (!log_rows_seen_.empty() && log_rows_seen_.front().first <= trim) {
+    log_rows_seen_.pop_front();
   }
   if (trim > 0) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement erase, Use(kTrimLog));
@@ -476,7 +475,27 @@ absl::Status FrontierTable::AppendLog(int64_t seq) {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
   CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
   CRAWLDB_RETURN_IF_ERROR(append.BindBlobView(2, BytesOf(blob_)));
-  return append.Run();
+  CRAWLDB_RETURN_IF_ERROR(append.Run());
+  SawLogRow(seq, blob_.size());
+  return absl::OkStatus();
+}
+
+void FrontierTable::SawLogRow(int64_t seq, size_t bytes) {
+  // A row read again (a reload reads the tail anew) is already there.
+  if (!log_rows_seen_.empty() && seq <= log_rows_seen_.back().first) return;
+  log_rows_seen_.emplace_back(seq, bytes);
+  // Bounded whatever happens to folds: a fold trims it to the rows it keeps.
+  if (log_rows_seen_.size() > kTailRows + kKeptLogRows) log_rows_seen_.pop_front();
+}
+
+int64_t FrontierTable::LogRowBeyondKeptBytes(int64_t seq) const {
+  size_t bytes = 0;
+  for (auto row = log_rows_seen_.rbegin(); row != log_rows_seen_.rend(); ++row) {
+    if (row->first >= seq) continue;
+    bytes += row->second;
+    if (bytes > static_cast<size_t>(kKeptLogBytes)) return row->first;
+  }
+  return 0;
 }
 
 absl::Status FrontierTable::Fold(int64_t seq) {

@@ -158,10 +158,6 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   sql[kReadLogSince] = absl::StrCat("SELECT seq, data FROM ", log, " WHERE seq > ?1 ORDER BY seq");
   sql[kAppendLog] = absl::StrCat("INSERT INTO ", log, "(seq, data) VALUES (?1, ?2)");
   sql[kTrimLog] = absl::StrCat("DELETE FROM ", log, " WHERE seq <= ?1");
-  // The newest log row before ?1 whose newer rows before ?1 (itself included) pass ?2 bytes.
-  sql[kLogBeyondKeptBytes] = absl::StrCat(
-      "SELECT seq FROM (SELECT seq, sum(length(data)) OVER (ORDER BY seq DESC) AS newer FROM ", log,
-      " WHERE seq < ?1) WHERE newer > ?2 ORDER BY seq DESC LIMIT 1");
   sql[kLogBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", log);
   sql[kSnapshotBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", snapshot);
   sql[kPendingBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", pending);

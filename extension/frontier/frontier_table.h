@@ -116,6 +116,7 @@
 // commits), frontier_slots.h (columns and shadow-table statements by slot).
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -319,6 +320,11 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   absl::Status WriteCommit(int64_t seq, const ChangeSet& changes);
   // Appends blob_ as the log row of commit `seq`.
   absl::Status AppendLog(int64_t seq);
+  // Notes a log row written or read (log_rows_seen_).
+  void SawLogRow(int64_t seq, size_t bytes);
+  // The newest log row before `seq` from which on the rows seen before `seq` pass
+  // kKeptLogBytes together, or 0: where a fold at `seq` may trim the log up to.
+  int64_t LogRowBeyondKeptBytes(int64_t seq) const;
   // Writes the tail out at commit `seq`: a pending row for each part it changed, the rows of the
   // hosts it touched, then the merges due; the tail is then empty.
   absl::Status Fold(int64_t seq);
@@ -338,6 +344,9 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
 
   int stored_format_;           // the file's format version when the table was connected
   bool hosts_in_rows_ = false;  // the last load read <t>_hosts rows (formats 5 and 6)
+  // (seq, bytes) of the log rows this connection wrote or read, in seq order: the rows before the
+  // tail that a fold keeps (kKeptLogBytes) are counted from them, with no query.
+  std::deque<std::pair<int64_t, size_t>> log_rows_seen_;
   std::string urls_name_;
   double lease_s_;
   FrontierStore store_;
