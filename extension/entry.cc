@@ -4,6 +4,7 @@
 SQLITE_EXTENSION_INIT1
 
 #include "extension/common/connection.h"
+#include "extension/common/held_statements.h"
 #include "extension/common/maintenance_functions.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/version_functions.h"
@@ -20,6 +21,7 @@ absl::Status RegisterAll(sqlite3* db) {
   Connection* shared = connection.get();
   // From here on SQLite owns the Connection (see RegisterMaintenanceFunctions).
   CRAWLDB_RETURN_IF_ERROR(RegisterMaintenanceFunctions(db, std::move(connection)));
+  CRAWLDB_RETURN_IF_ERROR(RegisterHeldStatementsTable(db, &shared->held_statements()));
   CRAWLDB_RETURN_IF_ERROR(urls::RegisterUrls(db, shared));
   CRAWLDB_RETURN_IF_ERROR(links::RegisterLinks(db, shared));
   return frontier::RegisterFrontier(db, shared);

@@ -14,8 +14,8 @@ The layers, lowest first, and what a file of each may include besides its own la
               cursors, SQL functions
   entry       extension/entry.cc                         everything
 
-A store includes only stores of its own family; a table includes tables of its own family, except
-the edges in CROSS_FAMILY. Only extension/common/sqlite_api.h (and entry.cc, which holds
+A store includes only stores of its own family; a table includes tables of its own family, and of
+another family only the interfaces in FAMILY_INTERFACES. Only extension/common/sqlite_api.h (and entry.cc, which holds
 SQLITE_EXTENSION_INIT1) include SQLite's headers.
 Usage: scripts/check_layers.py [REPO_ROOT]; prints each violation and exits 1 when there is one.
 """
@@ -39,16 +39,11 @@ ALLOWED = {
 # Header-only stores (no .cc in STORE_SOURCES).
 STORE_HEADERS = {"extension/frontier/frontier_parts.h"}
 
-# Tables that still reach another family's table class. Issue 12 replaces each by a typed
-# look-up on the connection; no edge may be added here.
-CROSS_FAMILY = {
-    ("extension/frontier/frontier_functions.cc", "extension/links/links_table.h"),
-    ("extension/frontier/frontier_functions.cc", "extension/urls/urls_table.h"),
-    ("extension/frontier/frontier_cursor.cc", "extension/urls/urls_table.h"),
-    ("extension/frontier/frontier_table.cc", "extension/urls/urls_table.h"),
-    ("extension/links/link_cursor.cc", "extension/urls/urls_table.h"),
-    ("extension/links/link_functions.cc", "extension/urls/urls_table.h"),
-    ("extension/links/links_table.cc", "extension/urls/urls_table.h"),
+# The interfaces one family offers the others (each implemented by a table of its family, found
+# through Connection::ConnectAs): a table includes another family's files only through these.
+FAMILY_INTERFACES = {
+    "extension/urls/url_ids.h",  # UrlIds: URL ↔ id, live ids (links, frontier)
+    "extension/links/link_target.h",  # LinkTarget: where crawl_add records links (frontier)
 }
 
 SQLITE_HEADERS = {"sqlite3.h", "sqlite3ext.h"}
@@ -113,9 +108,9 @@ def violations():
                              f"{', '.join(sorted(ALLOWED[layer]))}, not {target_layer}")
             elif (layer == target_layer and layer in ("stores", "tables")
                   and family_of(path) != family_of(target)
-                  and (path, target) not in CROSS_FAMILY):
+                  and target not in FAMILY_INTERFACES):
                 found.append(f"{where}: one family's {layer} include another's "
-                             "only through the connection")
+                             "only through its interfaces (FAMILY_INTERFACES)")
     return found
 
 

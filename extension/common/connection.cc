@@ -16,6 +16,7 @@ void Connection::SetCacheMb(size_t cache_mb) {
 
 void Connection::Unregister(CrawldbTable* table) {
   tables_.erase(std::remove(tables_.begin(), tables_.end(), table), tables_.end());
+  ++registry_version_;
 }
 
 CrawldbTable* Connection::Find(absl::string_view schema, absl::string_view name) const {

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "extension/common/held_statements.h"
 #include "extension/common/sqlite_api.h"
 
 namespace crawldb {
@@ -42,11 +43,14 @@ class CrawldbTable {
 
 class Connection {
  public:
-  explicit Connection(sqlite3* db) : db_(db) {}
+  explicit Connection(sqlite3* db) : db_(db), held_statements_(db) {}
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
   sqlite3* db() const { return db_; }
+
+  // The statements SQL functions keep between calls (held_statements.h).
+  HeldStatements& held_statements() { return held_statements_; }
 
   // The bound, in MiB, on what each table that pages from the file holds, unless its cache_mb
   // option says otherwise (crawldb_cache_mb sets it; url_store.h).
@@ -54,8 +58,15 @@ class Connection {
   size_t cache_mb() const { return cache_mb_; }
   void SetCacheMb(size_t cache_mb);
 
-  void Register(CrawldbTable* table) { tables_.push_back(table); }
+  void Register(CrawldbTable* table) {
+    tables_.push_back(table);
+    ++registry_version_;
+  }
   void Unregister(CrawldbTable* table);
+  void Renamed() { ++registry_version_; }
+  // Changes whenever a table is registered, unregistered or renamed: a caller that keeps a
+  // table it found by name uses it again only while this is unchanged.
+  uint64_t registry_version() const { return registry_version_; }
 
   // The connected table `name` in `schema` (case-insensitive, as SQL names are), or nullptr.
   CrawldbTable* Find(absl::string_view schema, absl::string_view name) const;
@@ -83,7 +94,9 @@ class Connection {
 
  private:
   sqlite3* db_;
+  HeldStatements held_statements_;
   std::vector<CrawldbTable*> tables_;
+  uint64_t registry_version_ = 0;
   size_t cache_mb_ = kDefaultCacheMb;
 };
 

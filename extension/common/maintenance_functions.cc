@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "extension/common/read_snapshot.h"
+#include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
@@ -13,7 +14,7 @@ namespace crawldb {
 namespace {
 
 Connection* ConnectionOf(sqlite3_context* context) {
-  return static_cast<Connection*>(sqlite3_user_data(context));
+  return static_cast<Connection*>(FunctionStateOf(context));
 }
 
 // Runs `read` on `table`'s state as of one commit, also outside a transaction (ReadSnapshot).
@@ -95,26 +96,15 @@ void DeleteConnection(void* connection) { delete static_cast<Connection*>(connec
 }  // namespace
 
 absl::Status RegisterMaintenanceFunctions(sqlite3* db, std::unique_ptr<Connection> connection) {
-  Connection* shared = connection.get();
-  // crawldb_stats owns the Connection; SQLite calls DeleteConnection even when this fails.
-  int rc = sqlite3_create_function_v2(db, "crawldb_stats", 0, SQLITE_UTF8, connection.release(),
-                                      &SqlFunction<Stats>, nullptr, nullptr, &DeleteConnection);
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "crawldb_check", 0, SQLITE_UTF8, shared,
-                                    &SqlFunction<Check>, nullptr, nullptr, nullptr);
-  }
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "crawldb_optimize", 0, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                    shared, &SqlFunction<Optimize>, nullptr, nullptr, nullptr);
-  }
-  for (int argc : {0, 1}) {
-    if (rc == SQLITE_OK) {
-      rc = sqlite3_create_function_v2(db, "crawldb_cache_mb", argc, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                      shared, &SqlFunction<CacheMb>, nullptr, nullptr, nullptr);
-    }
-  }
-  if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb");
-  return absl::OkStatus();
+  static constexpr SqlFunctionSpec kFunctions[] = {
+      {"crawldb_stats", 0, 0, SQLITE_UTF8, &Stats},
+      {"crawldb_check", 0, 0, SQLITE_UTF8, &Check},
+      {"crawldb_optimize", 0, 0, kWritingFunction, &Optimize},
+      {"crawldb_cache_mb", 0, 0, kWritingFunction, &CacheMb},
+      {"crawldb_cache_mb", 1, 1, kWritingFunction, &CacheMb},
+  };
+  // The functions own the Connection; SQLite calls DeleteConnection even when this fails.
+  return RegisterSqlFunctions(db, kFunctions, connection.release(), &DeleteConnection);
 }
 
 }  // namespace crawldb

@@ -41,6 +41,7 @@ absl::Status ShadowBackedTable::Destroy() { return shadow_.Drop(db_, schema_, na
 absl::Status ShadowBackedTable::Rename(const char* new_name) {
   CRAWLDB_RETURN_IF_ERROR(shadow_.Rename(db_, schema_, name_, new_name));
   name_ = new_name;
+  if (connection_ != nullptr) connection_->Renamed();
   statements_.reset();  // their SQL names the old tables
   RenameSync(schema_, name_);
   return absl::OkStatus();

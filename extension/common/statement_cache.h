@@ -74,6 +74,8 @@ class StatementCache {
 
   sqlite3* db() const { return db_; }
   const std::string& module() const { return module_; }
+  size_t size() const { return slots_.size(); }
+  const std::string& sql(size_t slot) const { return slots_[slot].sql; }
 
  private:
   struct Slot {

@@ -46,6 +46,9 @@ absl::StatusOr<int64_t> TableSync::DataVersion() {
 }
 
 absl::StatusOr<TableSync::Action> TableSync::Poll() {
+  // In a transaction this table began, the write lock it took at xBegin keeps every other
+  // connection from committing: there is nothing to catch up with (crawl_add polls per call).
+  if (writing_ && !reload_) return Action::kNone;
   CRAWLDB_ASSIGN_OR_RETURN(polled_version_, DataVersion());
   if (reload_) return Action::kReload;
   if (polled_version_ == data_version_) return Action::kNone;
@@ -132,6 +135,7 @@ void TableSync::ReleaseSavepoint(int level) {
 }
 
 void TableSync::EndTransaction() {
+  writing_ = false;
   synced_mark_ = 0;
   synced_rows_ = 0;
   reload_on_rollback_ = false;

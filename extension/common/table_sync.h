@@ -9,7 +9,8 @@
 //   unchanged → nothing to do; another connection committed → replay the log rows after
 //   last_seq(), or reload everything when the generation moved (or a reload is pending).
 // - xBegin takes the write lock at once (TakeWriteLock: a no-op UPDATE of <t>_config), so no
-//   other connection commits between the catch-up and this transaction's commit.
+//   other connection commits between the catch-up and this transaction's commit; until then
+//   Poll() answers "nothing to do" without reading the data version.
 // - xSync appends log rows (NextSeq for each); xRollback forgets them (RolledBack); a statement
 //   that rewrote the base marks ReloadOnRollback so that a rollback reloads from the (rolled
 //   back) shadow tables.
@@ -80,7 +81,10 @@ class TableSync {
   void ReloadOnRollback() { reload_on_rollback_ = true; }
 
   // Transaction starts and ends.
-  void Began() { EndTransaction(); }
+  void Began() {
+    EndTransaction();
+    writing_ = true;
+  }
   void Committed() { EndTransaction(); }
   void RolledBack();
   // RollbackTo: true when the savepoint's undo mark is known; *mark receives it.
@@ -109,6 +113,7 @@ class TableSync {
   bool reload_ = true;
   bool loaded_ = false;
   bool reload_on_rollback_ = false;
+  bool writing_ = false;  // between Began and the transaction's end: this connection holds the lock
   std::vector<size_t> savepoint_marks_;
   PlanFigures stored_figures_;
   bool stored_figures_known_ = false;  // false also after a rollback, which may undo a save

@@ -3,7 +3,7 @@
 #include "absl/base/config.h"
 #include "absl/strings/str_cat.h"
 #include "build_info.h"
-#include "extension/common/statement_cache.h"
+#include "extension/common/sql_function_table.h"
 #include "extension/common/trampoline.h"
 
 namespace crawldb {
@@ -43,16 +43,13 @@ std::string DebugText() {
                       "abseil: ", ABSL_LTS_RELEASE_VERSION);
 }
 
+constexpr SqlFunctionSpec kVersionFunctions[] = {
+    {"crawldb_version", 0, 0, kPureFunction, &VersionFunction},
+    {"crawldb_debug", 0, 0, kPureFunction, &DebugFunction},
+};
+
 absl::Status RegisterVersionFunctions(sqlite3* db) {
-  constexpr int kFlags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  int rc = sqlite3_create_function_v2(db, "crawldb_version", 0, kFlags, nullptr,
-                                      &SqlFunction<VersionFunction>, nullptr, nullptr, nullptr);
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "crawldb_debug", 0, kFlags, nullptr,
-                                    &SqlFunction<DebugFunction>, nullptr, nullptr, nullptr);
-  }
-  if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb");
-  return absl::OkStatus();
+  return RegisterSqlFunctions(db, kVersionFunctions, nullptr);
 }
 
 }  // namespace crawldb

@@ -85,9 +85,9 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
   }
   CRAWLDB_ASSIGN_OR_RETURN(int64_t priority,
                            Integer(columns[kColumnPriority], 0, INT32_MIN, INT32_MAX, "priority"));
-  const uint64_t fp = identity::UrlFingerprint(url->text());
-  *rowid = identity::FingerprintToSql(fp);
   CRAWLDB_ASSIGN_OR_RETURN(AddPlan plan, PlanAdd(*url, nullptr));
+  const uint64_t fp = plan.fp;
+  *rowid = identity::FingerprintToSql(fp);
   if (plan.known) {
     // OR REPLACE keeps the URL's crawl state and takes the new priority.
     if (sqlite3_vtab_on_conflict(db()) == SQLITE_REPLACE) {
@@ -159,9 +159,10 @@ absl::StatusOr<FrontierTable::AddPlan> FrontierTable::PlanAdd(
 absl::StatusOr<FrontierTable::AddPlan> FrontierTable::TryPlanAdd(
     const identity::NormalizedUrl& url, const identity::NormalizedUrl* parent) {
   AddPlan plan;
-  CRAWLDB_ASSIGN_OR_RETURN(
-      const UrlRecord* known,
-      store_.Find(FrontierPartOf(url.host()), identity::UrlFingerprint(url.text())));
+  plan.fp = identity::UrlFingerprint(url.text());
+  if (parent != nullptr) plan.parent_fp = identity::UrlFingerprint(parent->text());
+  CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* known,
+                           store_.Find(FrontierPartOf(url.host()), plan.fp));
   if (known != nullptr) {
     plan.known = true;
     return plan;
@@ -170,9 +171,8 @@ absl::StatusOr<FrontierTable::AddPlan> FrontierTable::TryPlanAdd(
   if (parent != nullptr) {
     // The parent's record carries its host (the normalised parent's host), whose registrable
     // domain the store keeps; libpsl runs only for a host the frontier has never seen.
-    CRAWLDB_ASSIGN_OR_RETURN(
-        const UrlRecord* from,
-        store_.Find(FrontierPartOf(parent->host()), identity::UrlFingerprint(parent->text())));
+    CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* from,
+                             store_.Find(FrontierPartOf(parent->host()), plan.parent_fp));
     if (from != nullptr &&
         store_.DomainOf(from->host) ==
             (host.has_value() ? store_.DomainOf(*host) : identity::RegistrableDomain(url.host()))) {
@@ -244,9 +244,9 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
 
 absl::Status FrontierTable::ApplyAdd(const AddRequest& request) {
   const identity::NormalizedUrl& url = *request.url;
-  const uint64_t fp = identity::UrlFingerprint(url.text());
+  const uint64_t fp = request.plan.fp;
   if (request.parent != nullptr && !request.link_in_outlinks) {
-    CRAWLDB_RETURN_IF_ERROR(AppendLink(identity::UrlFingerprint(request.parent->text()), fp));
+    CRAWLDB_RETURN_IF_ERROR(AppendLink(request.plan.parent_fp, fp));
   }
   if (request.plan.known) {
     last_add_.result = 0;

@@ -5,7 +5,7 @@
 
 #include "extension/common/sql_values.h"
 #include "extension/frontier/frontier_slots.h"
-#include "extension/urls/urls_table.h"
+#include "extension/urls/url_ids.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -83,7 +83,7 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
     }
     case kPlanId: {
       if (sqlite3_value_numeric_type(argv[0]) != SQLITE_INTEGER) break;
-      CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, table_->UrlsOf());
+      CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, table_->UrlsOf());
       CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> text,
                                urls->TextOf(sqlite3_value_int64(argv[0])));
       if (!text.has_value()) break;
@@ -119,8 +119,8 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
   switch (column) {
     case kColumnId: {
       if (record->url_id == kNoUrlId) break;
-      CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, table_->UrlsOf());
-      if (urls->store().IsLive(record->url_id)) sqlite3_result_int64(context, record->url_id);
+      CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, table_->UrlsOf());
+      if (urls->IsLive(record->url_id)) sqlite3_result_int64(context, record->url_id);
       break;
     }
     case kColumnUrl: {

@@ -8,14 +8,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/rows_cursor.h"
+#include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
 #include "extension/frontier/frontier_table.h"
 #include "extension/identity/url_fingerprint.h"
 #include "extension/identity/url_normalizer.h"
-#include "extension/links/links_table.h"
-#include "extension/urls/urls_table.h"
+#include "extension/links/link_target.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -31,29 +31,15 @@ enum NestedSlot { kAdd, kLease, kConfirm, kHost, kNestedCount };
 struct FunctionState {
   Connection* connection = nullptr;
   std::optional<std::string> last_refusal;
-  std::unique_ptr<StatementCache> nested;  // prepared for the names below
-  std::string frontier_name;
-  std::unique_ptr<StatementCache> insert_link;  // INSERT INTO <links_name>(src, dst)
-  std::string links_name;
+  // What FrontierOf found last: the table and its commands, while the versions are unchanged.
+  FrontierTable* frontier = nullptr;
+  StatementCache* nested = nullptr;
+  uint64_t registry_version = 0;
+  uint64_t held_version = 0;
 };
 
 FunctionState* StateOf(sqlite3_context* context) {
-  return static_cast<FunctionState*>(sqlite3_user_data(context));
-}
-
-absl::string_view TypeName(sqlite3_value* value) {
-  switch (sqlite3_value_type(value)) {
-    case SQLITE_INTEGER:
-      return "an integer";
-    case SQLITE_FLOAT:
-      return "a real";
-    case SQLITE_TEXT:
-      return "text";
-    case SQLITE_BLOB:
-      return "a blob";
-    default:
-      return "NULL";
-  }
+  return static_cast<FunctionState*>(FunctionStateOf(context));
 }
 
 std::string_view TextOf(sqlite3_value* value) {
@@ -62,100 +48,70 @@ std::string_view TextOf(sqlite3_value* value) {
   return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(value))};
 }
 
-// Argument checks: "<function>: argument <i> (<name>) must be <what>, got <type>".
-absl::Status ArgumentError(absl::string_view function, int index, absl::string_view name,
-                           absl::string_view what, sqlite3_value* value) {
-  return UserError(function, absl::StrCat("argument ", index + 1, " (", name, ") must be ", what,
-                                          ", got ", TypeName(value)));
-}
-
-enum class Kind { kText, kInteger, kNumber };
-
-// argv[index] is NULL (when allowed) or of `kind`.
-absl::Status CheckArgument(absl::string_view function, int argc, sqlite3_value** argv, int index,
-                           absl::string_view name, Kind kind, bool nullable = true) {
-  if (index >= argc) return absl::OkStatus();
-  sqlite3_value* value = argv[index];
-  int type = sqlite3_value_type(value);
-  if (type == SQLITE_NULL && nullable) return absl::OkStatus();
-  switch (kind) {
-    case Kind::kText:
-      if (type != SQLITE_TEXT) return ArgumentError(function, index, name, "text", value);
-      break;
-    case Kind::kInteger:
-      if (type != SQLITE_INTEGER) return ArgumentError(function, index, name, "an integer", value);
-      break;
-    case Kind::kNumber:
-      if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
-        return ArgumentError(function, index, name, "a number", value);
-      }
-      break;
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckCount(absl::string_view function, absl::string_view signature, int argc, int min,
-                        int max) {
-  if (argc >= min && argc <= max) return absl::OkStatus();
-  return UserError(function, absl::StrCat("expected ", min, " to ", max, " arguments ", signature,
-                                          ", got ", argc));
-}
-
 // The frontier table the functions act on, connected and caught up, and the nested statements
-// prepared for it.
+// (state->nested) prepared for it. Found by name once, then kept while the connection's tables
+// and held statements stay as they were (crawl_add runs this per URL).
 absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_view function) {
-  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, MainFrontier(state->connection, function));
-  if (state->nested == nullptr || state->frontier_name != frontier->name()) {
-    std::string f = absl::StrCat("main.", QuoteIdentifier(frontier->name()));
-    std::string command = QuoteIdentifier(frontier->name());
-    std::vector<std::string> sql(kNestedCount);
-    sql[kAdd] = absl::StrCat("INSERT INTO ", f, "(", command, ", request) VALUES ('add', ?1)");
-    sql[kLease] = absl::StrCat("INSERT INTO ", f, "(", command,
-                               ", n, seconds, now) VALUES ('lease', ?1, ?2, ?3)");
-    sql[kConfirm] = absl::StrCat("INSERT INTO ", f, "(", command,
-                                 ", url, status, seconds, now) VALUES ('confirm', ?1, ?2, ?3, ?4)");
-    sql[kHost] = absl::StrCat("INSERT INTO ", f, "(", command,
-                              ", host, delay, budget, until) VALUES ('host', ?1, ?2, ?3, ?4)");
-    state->nested = std::make_unique<StatementCache>(state->connection->db(), "crawldb_frontier",
-                                                     std::move(sql));
-    state->frontier_name = frontier->name();
+  Connection* connection = state->connection;
+  if (state->frontier != nullptr && state->registry_version == connection->registry_version() &&
+      state->held_version == connection->held_statements().version()) {
+    CRAWLDB_RETURN_IF_ERROR(state->frontier->CatchUp());
+    return state->frontier;
   }
+  state->frontier = nullptr;
+  CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, MainFrontier(state->connection, function));
+  CRAWLDB_ASSIGN_OR_RETURN(
+      state->nested,
+      state->connection->held_statements().For(
+          "crawl functions", frontier->name(), "crawldb_frontier", [&] {
+            std::string f = absl::StrCat("main.", QuoteIdentifier(frontier->name()));
+            std::string command = QuoteIdentifier(frontier->name());
+            std::vector<std::string> sql(kNestedCount);
+            sql[kAdd] =
+                absl::StrCat("INSERT INTO ", f, "(", command, ", request) VALUES ('add', ?1)");
+            sql[kLease] = absl::StrCat("INSERT INTO ", f, "(", command,
+                                       ", n, seconds, now) VALUES ('lease', ?1, ?2, ?3)");
+            sql[kConfirm] =
+                absl::StrCat("INSERT INTO ", f, "(", command,
+                             ", url, status, seconds, now) VALUES ('confirm', ?1, ?2, ?3, ?4)");
+            sql[kHost] =
+                absl::StrCat("INSERT INTO ", f, "(", command,
+                             ", host, delay, budget, until) VALUES ('host', ?1, ?2, ?3, ?4)");
+            return sql;
+          }));
+  state->frontier = frontier;
+  state->registry_version = connection->registry_version();
+  state->held_version = connection->held_statements().version();
   return frontier;
 }
 
-// The link table crawl_add records links in: the crawldb_links table named `outlinks` when it
-// holds the ids of the frontier's urls table; nullptr when there is none (the frontier then keeps
-// the links in its own <t>_links).
-absl::StatusOr<links::LinksTable*> LinkTableOf(FunctionState* state, FrontierTable* frontier) {
-  CRAWLDB_ASSIGN_OR_RETURN(links::LinksTable * links,
-                           state->connection->ConnectAs<links::LinksTable>(kOutlinksTableName));
-  if (links == nullptr || !absl::EqualsIgnoreCase(links->urls_name(), frontier->urls_name())) {
-    return nullptr;
-  }
-  if (state->insert_link == nullptr || state->links_name != links->name()) {
-    state->insert_link = std::make_unique<StatementCache>(
-        state->connection->db(), "crawldb_links",
-        std::vector<std::string>{absl::StrCat("INSERT INTO main.", QuoteIdentifier(links->name()),
-                                              "(src, dst) VALUES (?1, ?2)")});
-    state->links_name = links->name();
-  }
-  return links;
+// Whether crawl_add records links in `outlinks`: when it is a crawldb_links table holding the ids
+// of the frontier's urls table (otherwise the frontier keeps the links in its own <t>_links).
+absl::StatusOr<bool> LinksGoToOutlinks(FunctionState* state, FrontierTable* frontier) {
+  CRAWLDB_ASSIGN_OR_RETURN(links::LinkTarget * links,
+                           state->connection->ConnectAs<links::LinkTarget>(kOutlinksTableName));
+  return links != nullptr && absl::EqualsIgnoreCase(links->urls_name(), frontier->urls_name());
 }
 
-// Inserts parent → url into `links` (through its xUpdate) when both are URLs of its urls table.
-// `url_id` is url's id when the caller has just inserted it (no look-up then).
-absl::Status RecordLink(FunctionState* state, links::LinksTable* links,
+// Inserts parent → url into `outlinks` (through its xUpdate) when both are URLs of its urls
+// table, the frontier's. `url_id` is url's id when the caller has just inserted it.
+absl::Status RecordLink(FunctionState* state, FrontierTable* frontier,
                         const identity::NormalizedUrl& parent, const identity::NormalizedUrl& url,
                         std::optional<int64_t> url_id) {
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, links->ConnectUrls());
-  if (urls == nullptr) return absl::OkStatus();
-  CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> src, urls->IdOf(parent));
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> src, frontier->IdOf(parent));
   std::optional<int64_t> dst = url_id;
   if (!dst.has_value()) {
-    CRAWLDB_ASSIGN_OR_RETURN(dst, urls->IdOf(url));
+    CRAWLDB_ASSIGN_OR_RETURN(dst, frontier->IdOf(url));
   }
   if (!src.has_value() || !dst.has_value()) return absl::OkStatus();  // a parent never added
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, state->insert_link->Use(0));
+  CRAWLDB_ASSIGN_OR_RETURN(StatementCache * statements,
+                           state->connection->held_statements().For(
+                               "crawl_add links", kOutlinksTableName, "crawldb_links", [] {
+                                 return std::vector<std::string>{absl::StrCat(
+                                     "INSERT INTO main.", QuoteIdentifier(kOutlinksTableName),
+                                     "(src, dst) VALUES (?1, ?2)")};
+                               }));
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, statements->Use(0));
   CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(1, *src));
   CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(2, *dst));
   return insert.Run();
@@ -195,12 +151,6 @@ absl::Status Refuse(sqlite3_context* context, FunctionState* state, std::string 
 absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kName = "crawl_add";
   FunctionState* state = StateOf(context);
-  CRAWLDB_RETURN_IF_ERROR(
-      CheckCount(kName, "(url [, parent_url [, priority]] [, now])", argc, 1, 4));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 0, "url", Kind::kText));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 1, "parent_url", Kind::kText));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 2, "priority", Kind::kInteger));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 3, "now", Kind::kNumber));
   if (argc >= 3 && sqlite3_value_type(argv[2]) == SQLITE_INTEGER &&
       (sqlite3_value_int64(argv[2]) < INT32_MIN || sqlite3_value_int64(argv[2]) > INT32_MAX)) {
     return UserError(kName, "argument 3 (priority) must fit in 32 bits");
@@ -226,9 +176,9 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
     sqlite3_result_int(context, 0);
     return absl::OkStatus();
   }
-  links::LinksTable* links = nullptr;
+  bool links_to_outlinks = false;
   if (parent.has_value()) {
-    CRAWLDB_ASSIGN_OR_RETURN(links, LinkTableOf(state, frontier));
+    CRAWLDB_ASSIGN_OR_RETURN(links_to_outlinks, LinksGoToOutlinks(state, frontier));
   }
   // One nested statement carries the normalised URLs and the plan to the frontier, whose 'add'
   // also inserts a new URL into `urls`: nothing is normalised or planned twice.
@@ -239,7 +189,7 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
   if (argc >= 3 && sqlite3_value_type(argv[2]) == SQLITE_INTEGER) {
     request.priority = static_cast<int32_t>(sqlite3_value_int64(argv[2]));
   }
-  request.link_in_outlinks = links != nullptr;
+  request.link_in_outlinks = links_to_outlinks;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement add, state->nested->Use(kAdd));
     int rc = sqlite3_bind_pointer(add.get(), 1, &request, FrontierTable::kAddRequestType, nullptr);
@@ -248,8 +198,8 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
   }
   const FrontierTable::AddOutcome& outcome = frontier->last_add();
   if (!outcome.result.has_value()) return Refuse(context, state, outcome.refusal);
-  if (links != nullptr) {
-    CRAWLDB_RETURN_IF_ERROR(RecordLink(state, links, *parent, *url, outcome.url_id));
+  if (links_to_outlinks) {
+    CRAWLDB_RETURN_IF_ERROR(RecordLink(state, frontier, *parent, *url, outcome.url_id));
   }
   sqlite3_result_int(context, *outcome.result);
   return absl::OkStatus();
@@ -264,12 +214,6 @@ absl::Status LastRefusal(sqlite3_context* context, int, sqlite3_value**) {
 absl::Status CrawlConfirm(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kName = "crawl_confirm";
   FunctionState* state = StateOf(context);
-  CRAWLDB_RETURN_IF_ERROR(
-      CheckCount(kName, "(url [, status [, recrawl_after_s]] [, now])", argc, 1, 4));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 0, "url", Kind::kText));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 1, "status", Kind::kInteger));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 2, "recrawl_after_s", Kind::kNumber));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 3, "now", Kind::kNumber));
   if (argc >= 2 && sqlite3_value_type(argv[1]) == SQLITE_INTEGER &&
       (sqlite3_value_int64(argv[1]) <= INT32_MIN || sqlite3_value_int64(argv[1]) > INT32_MAX)) {
     return UserError(kName, "argument 2 (status) must fit in 32 bits");
@@ -287,12 +231,6 @@ absl::Status CrawlConfirm(sqlite3_context* context, int argc, sqlite3_value** ar
 absl::Status CrawlHostSet(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kName = "crawl_host_set";
   FunctionState* state = StateOf(context);
-  CRAWLDB_RETURN_IF_ERROR(
-      CheckCount(kName, "(host, delay_s [, budget [, blocked_until]])", argc, 2, 4));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 0, "host", Kind::kText, false));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 1, "delay_s", Kind::kNumber));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 2, "budget", Kind::kInteger));
-  CRAWLDB_RETURN_IF_ERROR(CheckArgument(kName, argc, argv, 3, "blocked_until", Kind::kNumber));
   if (sqlite3_value_type(argv[1]) != SQLITE_NULL && sqlite3_value_double(argv[1]) < 0) {
     return UserError(kName, "argument 2 (delay_s) must not be negative");
   }
@@ -388,7 +326,7 @@ class LeaseTable::Cursor : public RowsCursor<FrontierTable::LeaseRow> {
     if (sqlite3_value_type(arguments[0]) != SQLITE_INTEGER ||
         sqlite3_value_int64(arguments[0]) < 1 || sqlite3_value_int64(arguments[0]) > kMaxLease) {
       return UserError(kName, absl::StrCat("argument 1 (n) must be an integer from 1 to ",
-                                           kMaxLease, ", got ", TypeName(arguments[0])));
+                                           kMaxLease, ", got ", SqlTypeName(arguments[0])));
     }
     const char* names[3] = {"n", "lease_s", "now"};
     for (int argument = 1; argument < 3; ++argument) {
@@ -398,9 +336,9 @@ class LeaseTable::Cursor : public RowsCursor<FrontierTable::LeaseRow> {
       if ((type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
           (argument == 1 && sqlite3_value_double(value) <= 0)) {
         return UserError(
-            kName,
-            absl::StrCat("argument ", argument + 1, " (", names[argument], ") must be a ",
-                         argument == 1 ? "positive number" : "number", ", got ", TypeName(value)));
+            kName, absl::StrCat("argument ", argument + 1, " (", names[argument], ") must be a ",
+                                argument == 1 ? "positive number" : "number", ", got ",
+                                SqlTypeName(value)));
       }
     }
     CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state_, kName));
@@ -453,14 +391,40 @@ absl::StatusOr<std::unique_ptr<LeaseTable::Cursor>> LeaseTable::Open() {
 
 void DeleteState(void* state) { delete static_cast<FunctionState*>(state); }
 
-// SQLITE_TRACE_CLOSE: finalise the nested statements before SQLite checks for unfinalised ones.
-int OnTrace(unsigned mask, void* state, void*, void*) {
-  if (mask == SQLITE_TRACE_CLOSE) {
-    static_cast<FunctionState*>(state)->nested.reset();
-    static_cast<FunctionState*>(state)->insert_link.reset();
-  }
-  return 0;
-}
+// The arguments are checked as declared here (sql_function_table.h) before the bodies run.
+constexpr SqlFunctionSpec kFrontierFunctions[] = {
+    {"crawl_add",
+     1,
+     4,
+     kWritingFunction,
+     &CrawlAdd,
+     "(url [, parent_url [, priority]] [, now])",
+     {{{"url", ArgumentType::kText},
+       {"parent_url", ArgumentType::kText},
+       {"priority", ArgumentType::kInteger},
+       {"now", ArgumentType::kNumber}}}},
+    {"crawl_confirm",
+     1,
+     4,
+     kWritingFunction,
+     &CrawlConfirm,
+     "(url [, status [, recrawl_after_s]] [, now])",
+     {{{"url", ArgumentType::kText},
+       {"status", ArgumentType::kInteger},
+       {"recrawl_after_s", ArgumentType::kNumber},
+       {"now", ArgumentType::kNumber}}}},
+    {"crawl_host_set",
+     2,
+     4,
+     kWritingFunction,
+     &CrawlHostSet,
+     "(host, delay_s [, budget [, blocked_until]])",
+     {{{"host", ArgumentType::kText, /*nullable=*/false},
+       {"delay_s", ArgumentType::kNumber},
+       {"budget", ArgumentType::kInteger},
+       {"blocked_until", ArgumentType::kNumber}}}},
+    {"crawldb_last_refusal", 0, 0, SQLITE_UTF8, &LastRefusal},
+};
 
 }  // namespace
 
@@ -479,26 +443,11 @@ absl::Status RegisterFrontierFunctions(sqlite3* db, Connection* connection) {
   auto owned = std::make_unique<FunctionState>();
   owned->connection = connection;
   FunctionState* state = owned.get();
-  constexpr int kWrites = SQLITE_UTF8 | SQLITE_DIRECTONLY;
-  // crawl_add owns the state; SQLite calls DeleteState even when this fails.
-  int rc = sqlite3_create_function_v2(db, "crawl_add", -1, kWrites, owned.release(),
-                                      &SqlFunction<CrawlAdd>, nullptr, nullptr, &DeleteState);
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "crawl_confirm", -1, kWrites, state,
-                                    &SqlFunction<CrawlConfirm>, nullptr, nullptr, nullptr);
-  }
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "crawl_host_set", -1, kWrites, state,
-                                    &SqlFunction<CrawlHostSet>, nullptr, nullptr, nullptr);
-  }
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_function_v2(db, "crawldb_last_refusal", 0, SQLITE_UTF8, state,
-                                    &SqlFunction<LastRefusal>, nullptr, nullptr, nullptr);
-  }
-  if (rc == SQLITE_OK) {
-    rc = sqlite3_create_module_v2(db, "crawl_lease", VtabModule<LeaseTable>::Get(), state, nullptr);
-  }
-  if (rc == SQLITE_OK) rc = sqlite3_trace_v2(db, SQLITE_TRACE_CLOSE, &OnTrace, state);
+  // SQLite calls DeleteState even when this fails.
+  CRAWLDB_RETURN_IF_ERROR(
+      RegisterSqlFunctions(db, kFrontierFunctions, owned.release(), &DeleteState));
+  int rc =
+      sqlite3_create_module_v2(db, "crawl_lease", VtabModule<LeaseTable>::Get(), state, nullptr);
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb_frontier");
   return absl::OkStatus();
 }

@@ -40,11 +40,9 @@
 // change joins the SQL transaction. crawl_add normalises and plans once and hands the result to
 // its 'add' row by pointer (FrontierTable::AddRequest); that row inserts a new URL into `urls`
 // itself, and crawl_add then inserts the link into `outlinks` when there is one: one nested
-// statement for a seed, two for a link. Those nested statements are prepared once per connection and
-// cached; since a prepared statement that writes a virtual table keeps it connected, the cache is
-// finalised when the connection closes, from an SQLITE_TRACE_CLOSE callback (sqlite3_trace_v2).
-// An application that installs its own trace callback replaces crawldb's: its sqlite3_close then
-// returns SQLITE_BUSY once the functions have run (sqlite3_close_v2 still closes, later).
+// statement for a seed, two for a link. Those nested statements are prepared once per connection
+// and held by the connection's HeldStatements (held_statements.h), which finalises them when the
+// connection closes, so they never keep it open.
 #pragma once
 
 #include "absl/status/status.h"

@@ -20,7 +20,7 @@
 #include "extension/frontier/frontier_slots.h"
 #include "extension/identity/registrable_domain.h"
 #include "extension/identity/url_fingerprint.h"
-#include "extension/urls/urls_table.h"
+#include "extension/urls/url_ids.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -226,22 +226,21 @@ absl::Status FrontierTable::RefuseOldFormat() const {
                    "); SELECT count(crawl_add(url)) FROM ", QuoteIdentifier(urls_name_)));
 }
 
-absl::StatusOr<urls::UrlsTable*> FrontierTable::UrlsOf() {
+absl::StatusOr<urls::UrlIds*> FrontierTable::UrlsOf() {
   if (connection() == nullptr) return UserError(kFrontierModule, "no connection registry");
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls,
-                           connection()->ConnectAs<urls::UrlsTable>(urls_name_));
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, connection()->ConnectAs<urls::UrlIds>(urls_name_));
   if (urls == nullptr) {
     return UserError(
         kFrontierModule, absl::StrCat("there is no crawldb_urls table named '", urls_name_, "'"),
         absl::StrCat("create it with CREATE VIRTUAL TABLE ", urls_name_, " USING crawldb_urls"));
   }
-  CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
+  CRAWLDB_RETURN_IF_ERROR(urls->CatchUpIds());
   return urls;
 }
 
 absl::StatusOr<std::optional<std::string>> FrontierTable::UrlOf(const UrlRecord& record) {
   if (record.url_id == kNoUrlId) return std::optional<std::string>();
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, UrlsOf());
   return urls->TextOf(record.url_id);
 }
 
@@ -249,7 +248,7 @@ absl::Status FrontierTable::UrlsOfIds(absl::Span<const int64_t> ids,
                                       std::vector<std::optional<std::string>>* urls) {
   urls->clear();
   if (ids.empty()) return absl::OkStatus();
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * table, UrlsOf());
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * table, UrlsOf());
   for (int64_t id : ids) {
     if (id == kNoUrlId) {
       urls->emplace_back();
@@ -269,7 +268,7 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view norm
 }
 
 absl::StatusOr<std::string> FrontierTable::UrlsRefusal(const identity::NormalizedUrl& url) {
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, UrlsOf());
   absl::StatusOr<identity::NormalizedUrl> again =
       identity::NormalizeUrl(url.text(), urls->normalize_options());
   if (!again.ok()) {
@@ -279,7 +278,7 @@ absl::StatusOr<std::string> FrontierTable::UrlsRefusal(const identity::Normalize
 }
 
 absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(const identity::NormalizedUrl& url) {
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls, UrlsOf());
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, UrlsOf());
   return urls->IdOf(url);
 }
 

@@ -135,7 +135,7 @@
 #include "extension/identity/url_normalizer.h"
 
 namespace crawldb::urls {
-class UrlsTable;
+class UrlIds;
 }
 
 namespace crawldb::frontier {
@@ -177,7 +177,7 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   FrontierStore& store() { return store_; }
   const std::string& urls_name() const { return urls_name_; }
   // The `urls` table named by the first argument, connected and caught up.
-  absl::StatusOr<urls::UrlsTable*> UrlsOf();
+  absl::StatusOr<urls::UrlIds*> UrlsOf();
   // The id of a URL in `urls`, nullopt when it is not there.
   absl::StatusOr<std::optional<int64_t>> IdOf(std::string_view normalised);
   absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
@@ -188,11 +188,14 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
                          std::vector<std::optional<std::string>>* urls);
 
   // What crawl_add would do with `url` found on `parent` (nullptr for a seed), on the state as
-  // it is now: known (0), refused (the reason), or new at `depth`.
+  // it is now: known (0), refused (the reason), or new at `depth`; with the fingerprints of
+  // url and parent (0 for a seed), so that the add does not compute them again.
   struct AddPlan {
     bool known = false;
     uint32_t depth = 1;
     std::optional<std::string> refusal;
+    uint64_t fp = 0;
+    uint64_t parent_fp = 0;
   };
   absl::StatusOr<AddPlan> PlanAdd(const identity::NormalizedUrl& url,
                                   const identity::NormalizedUrl* parent);

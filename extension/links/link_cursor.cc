@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "extension/urls/urls_table.h"
+#include "extension/urls/url_ids.h"
 
 namespace crawldb::links {
 namespace {
@@ -100,15 +100,14 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
   if (ordered) info->orderByConsumed = 1;
 }
 
-LinkCursor::LinkCursor(const LinkStore* store, const urls::UrlsTable* urls, Direction primary)
+LinkCursor::LinkCursor(const LinkStore* store, const urls::UrlIds* urls, Direction primary)
     : store_(store),
-      urls_(urls != nullptr && urls->store().deleted_count() > 0 ? urls : nullptr),
+      urls_(urls != nullptr && urls->HasDeletedIds() ? urls : nullptr),
       primary_(primary) {}
 
 bool LinkCursor::Deleted(uint32_t node) const {
   if (urls_ == nullptr) return false;
-  const int64_t id = node;
-  return id >= 1 && id <= urls_->store().max_id() && !urls_->store().IsLive(id);
+  return urls_->IsDeleted(node);
 }
 
 void LinkCursor::VisibleList(Direction direction, uint32_t node,

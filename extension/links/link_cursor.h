@@ -26,7 +26,7 @@
 #include "extension/links/link_store.h"
 
 namespace crawldb::urls {
-class UrlsTable;
+class UrlIds;
 }
 
 namespace crawldb::links {
@@ -41,7 +41,7 @@ class LinkCursor : public VirtualCursor {
 
   // `store` and `urls` (nullptr when the graph's urls table is not connected) must outlive the
   // cursor; both are caught up by the caller.
-  LinkCursor(const LinkStore* store, const urls::UrlsTable* urls, Direction primary);
+  LinkCursor(const LinkStore* store, const urls::UrlIds* urls, Direction primary);
 
   absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
   absl::Status Next();
@@ -88,7 +88,7 @@ class LinkCursor : public VirtualCursor {
   enum class Mode { kScan, kKey, kOther, kSingle };
 
   const LinkStore* store_;
-  const urls::UrlsTable* urls_;
+  const urls::UrlIds* urls_;
   Direction primary_;
   Mode mode_ = Mode::kScan;
   bool eof_ = true;

@@ -8,13 +8,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "codecs/bvgraph_files.h"
+#include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
 #include "extension/identity/url_normalizer.h"
 #include "extension/links/link_files.h"
 #include "extension/links/links_table.h"
-#include "extension/urls/urls_table.h"
+#include "extension/urls/url_ids.h"
 
 namespace crawldb::links {
 namespace {
@@ -26,7 +27,7 @@ constexpr char kOutlinksTableName[] = "outlinks";
 absl::StatusOr<LinksTable*> Target(sqlite3_context* context, absl::string_view function,
                                    absl::string_view name = kOutlinksTableName,
                                    bool rewrites = true) {
-  auto* connection = static_cast<Connection*>(sqlite3_user_data(context));
+  auto* connection = static_cast<Connection*>(FunctionStateOf(context));
   if (rewrites && !sqlite3_get_autocommit(connection->db())) {
     return UserError(function, "cannot run inside a transaction (it rewrites the link lists)",
                      "COMMIT first");
@@ -105,9 +106,9 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
     threshold = sqlite3_value_int64(argv[1]);
   }
   CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Target(context, kFunction));
-  auto* connection = static_cast<Connection*>(sqlite3_user_data(context));
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlsTable * urls,
-                           connection->ConnectAs<urls::UrlsTable>(links->urls_name()));
+  auto* connection = static_cast<Connection*>(FunctionStateOf(context));
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls,
+                           connection->ConnectAs<urls::UrlIds>(links->urls_name()));
   if (urls == nullptr) {
     return UserError(kFunction, absl::StrCat("outlinks names the urls table '", links->urls_name(),
                                              "', which is not a crawldb_urls table"));
@@ -148,10 +149,11 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
 
   // Insert the kept URLs into urls (through its xUpdate, so that a rollback undoes them).
   sqlite3* db = sqlite3_context_db_handle(context);
-  std::string urls_table = QuoteIdentifier(urls->name());
-  StatementCache statements(db, std::string(kFunction),
-                            {absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(urls->schema()),
-                                          ".", urls_table, "(url) VALUES (?1)")});
+  std::string urls_table = QuoteIdentifier(links->urls_name());
+  StatementCache statements(
+      db, std::string(kFunction),
+      {absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(links->schema()), ".", urls_table,
+                    "(url) VALUES (?1)")});
   absl::flat_hash_map<std::string, uint32_t> id_of;
   uint64_t dropped = 0;
   auto id = [&](const std::string& url) -> absl::StatusOr<std::optional<uint32_t>> {
@@ -255,28 +257,18 @@ absl::Status ExportBvGraph(sqlite3_context* context, int argc, sqlite3_value** a
 
 }  // namespace
 
+constexpr SqlFunctionSpec kLinkFunctions[] = {
+    {"crawldb_import_arcs", 1, 1, kWritingFunction, &ImportArcs},
+    {"crawldb_import_links", 1, 1, kWritingFunction, &ImportLinks},
+    {"crawldb_import_links", 2, 2, kWritingFunction, &ImportLinks},
+    {"crawldb_import_bvgraph", 1, 1, kWritingFunction, &ImportBvGraph},
+    {"crawldb_import_bvgraph", 2, 2, kWritingFunction, &ImportBvGraph},
+    {"crawldb_export_bvgraph", 2, 2, kWritingFunction, &ExportBvGraph},
+    {"crawldb_export_bvgraph", 3, 3, kWritingFunction, &ExportBvGraph},
+};
+
 absl::Status RegisterLinkFunctions(sqlite3* db, Connection* connection) {
-  constexpr int kFlags = SQLITE_UTF8 | SQLITE_DIRECTONLY;
-  struct Function {
-    const char* name;
-    int args;
-    void (*body)(sqlite3_context*, int, sqlite3_value**);
-  };
-  const Function functions[] = {
-      {"crawldb_import_arcs", 1, &SqlFunction<ImportArcs>},
-      {"crawldb_import_links", 1, &SqlFunction<ImportLinks>},
-      {"crawldb_import_links", 2, &SqlFunction<ImportLinks>},
-      {"crawldb_import_bvgraph", 1, &SqlFunction<ImportBvGraph>},
-      {"crawldb_import_bvgraph", 2, &SqlFunction<ImportBvGraph>},
-      {"crawldb_export_bvgraph", 2, &SqlFunction<ExportBvGraph>},
-      {"crawldb_export_bvgraph", 3, &SqlFunction<ExportBvGraph>},
-  };
-  for (const Function& function : functions) {
-    int rc = sqlite3_create_function_v2(db, function.name, function.args, kFlags, connection,
-                                        function.body, nullptr, nullptr, nullptr);
-    if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb");
-  }
-  return absl::OkStatus();
+  return RegisterSqlFunctions(db, kLinkFunctions, connection);
 }
 
 }  // namespace crawldb::links

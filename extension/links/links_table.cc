@@ -12,7 +12,7 @@
 #include "extension/links/link_cursor.h"
 #include "extension/links/link_functions.h"
 #include "extension/links/link_graph_format.h"
-#include "extension/urls/urls_table.h"
+#include "extension/urls/url_ids.h"
 
 namespace crawldb::links {
 namespace {
@@ -126,17 +126,17 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, voi
 
 bool LinksTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShadowName(suffix); }
 
-urls::UrlsTable* LinksTable::Urls() const {
+urls::UrlIds* LinksTable::Urls() const {
   if (connection() == nullptr) return nullptr;
-  return connection()->FindAs<urls::UrlsTable>(schema(), urls_name_);
+  return connection()->FindAs<urls::UrlIds>(schema(), urls_name_);
 }
 
-absl::StatusOr<urls::UrlsTable*> LinksTable::ConnectUrls() {
-  urls::UrlsTable* urls = Urls();
+absl::StatusOr<urls::UrlIds*> LinksTable::ConnectUrls() {
+  urls::UrlIds* urls = Urls();
   if (urls == nullptr && connection() != nullptr && schema() == "main") {
-    CRAWLDB_ASSIGN_OR_RETURN(urls, connection()->ConnectAs<urls::UrlsTable>(urls_name_));
+    CRAWLDB_ASSIGN_OR_RETURN(urls, connection()->ConnectAs<urls::UrlIds>(urls_name_));
   }
-  if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUp());
+  if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUpIds());
   return urls;
 }
 
@@ -248,7 +248,7 @@ absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_val
                                 sqlite3_int64* rowid) {
   CRAWLDB_ASSIGN_OR_RETURN(uint32_t src, InsertedId(src_value, "src"));
   CRAWLDB_ASSIGN_OR_RETURN(uint32_t dst, InsertedId(dst_value, "dst"));
-  urls::UrlsTable* urls = Urls();
+  urls::UrlIds* urls = Urls();
   if (urls == nullptr) {
     return UserError(
         kLinksModule,
@@ -256,7 +256,7 @@ absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_val
         "create it, or load graphs without URLs with crawldb_import_arcs()");
   }
   for (uint32_t id : {src, dst}) {
-    if (!urls->store().IsLive(id)) {
+    if (!urls->IsLive(id)) {
       return ConstraintError(kLinksModule, absl::StrCat("no URL has id ", id, " in ", urls_name_),
                              "insert the URL first");
     }

@@ -41,9 +41,10 @@
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/links/link_store.h"
+#include "extension/links/link_target.h"
 
 namespace crawldb::urls {
-class UrlsTable;
+class UrlIds;
 }
 
 namespace crawldb::links {
@@ -56,7 +57,7 @@ inline constexpr const char kArcsPointerType[] = "crawldb_arcs";
 
 class LinkCursor;
 
-class LinksTable : public ShadowBackedTable {
+class LinksTable : public ShadowBackedTable, public LinkTarget {
  public:
   using Cursor = LinkCursor;
 
@@ -82,10 +83,10 @@ class LinksTable : public ShadowBackedTable {
   // The store as last caught up, for plan estimates.
   const LinkStore& store() const { return store_; }
   // The urls table this graph's ids belong to, when connected; for the deleted-URL filter.
-  urls::UrlsTable* Urls() const;
+  urls::UrlIds* Urls() const;
   // The same, connected first if need be, and caught up; nullptr when there is no such table.
-  absl::StatusOr<urls::UrlsTable*> ConnectUrls();
-  const std::string& urls_name() const { return urls_name_; }
+  absl::StatusOr<urls::UrlIds*> ConnectUrls();
+  const std::string& urls_name() const override { return urls_name_; }
 
  private:
   LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,

@@ -8,6 +8,7 @@
 #include "extension/urls/url_functions.h"
 
 #include "absl/strings/str_cat.h"
+#include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
@@ -65,7 +66,7 @@ absl::Status Problem(sqlite3_context* context, int, sqlite3_value** argv) {
 
 // The table url_id and url_text read, connected and caught up with other connections.
 absl::StatusOr<UrlsTable*> UrlsTableOf(sqlite3_context* context, absl::string_view function) {
-  auto* connection = static_cast<Connection*>(sqlite3_user_data(context));
+  auto* connection = static_cast<Connection*>(FunctionStateOf(context));
   CRAWLDB_ASSIGN_OR_RETURN(UrlsTable * urls, connection->ConnectAs<UrlsTable>(kUrlsTableName));
   if (urls == nullptr) {
     return UserError(function, "there is no crawldb_urls table named 'urls'",
@@ -95,29 +96,18 @@ absl::Status Text(sqlite3_context* context, int, sqlite3_value** argv) {
 
 }  // namespace
 
+constexpr SqlFunctionSpec kUrlFunctions[] = {
+    {"url_normalize", 1, 1, kPureFunction, &Normalize},
+    {"url_host", 1, 1, kPureFunction, &Host},
+    {"url_domain", 1, 1, kPureFunction, &Domain},
+    {"url_fp", 1, 1, kPureFunction, &Fingerprint},
+    {"url_problem", 1, 1, kPureFunction, &Problem},
+    {"url_id", 1, 1, kReadingFunction, &Id},
+    {"url_text", 1, 1, kReadingFunction, &Text},
+};
+
 absl::Status RegisterUrlFunctions(sqlite3* db, Connection* connection) {
-  constexpr int kPure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  constexpr int kReadsTable = SQLITE_UTF8 | SQLITE_INNOCUOUS;
-  struct Function {
-    const char* name;
-    int flags;
-    void (*body)(sqlite3_context*, int, sqlite3_value**);
-  };
-  const Function functions[] = {
-      {"url_normalize", kPure, &SqlFunction<Normalize>},
-      {"url_host", kPure, &SqlFunction<Host>},
-      {"url_domain", kPure, &SqlFunction<Domain>},
-      {"url_fp", kPure, &SqlFunction<Fingerprint>},
-      {"url_problem", kPure, &SqlFunction<Problem>},
-      {"url_id", kReadsTable, &SqlFunction<Id>},
-      {"url_text", kReadsTable, &SqlFunction<Text>},
-  };
-  for (const Function& function : functions) {
-    int rc = sqlite3_create_function_v2(db, function.name, 1, function.flags, connection,
-                                        function.body, nullptr, nullptr, nullptr);
-    if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawldb");
-  }
-  return absl::OkStatus();
+  return RegisterSqlFunctions(db, kUrlFunctions, connection);
 }
 
 }  // namespace crawldb::urls

@@ -78,6 +78,7 @@
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
 #include "extension/identity/url_normalizer.h"
+#include "extension/urls/url_ids.h"
 #include "extension/urls/url_store.h"
 
 namespace crawldb::urls {
@@ -90,7 +91,7 @@ inline constexpr int kPartsFormat = 4;
 // The shadow table of `suffix` (the tables format 4 added are created by a later commit).
 const ShadowTableSpec* FindShadowSpec(absl::string_view suffix);
 
-class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
+class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSource {
  public:
   class Cursor;
 
@@ -112,14 +113,21 @@ class UrlsTable : public ShadowBackedTable, private UrlStoreSource {
   absl::StatusOr<std::string> StatsJson() override;
   void ConnectionCacheChanged(size_t cache_mb) override;
 
-  // For the SQL functions: look-ups on the committed-or-own state, after catching up with other
-  // connections.
-  absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
-  absl::StatusOr<std::optional<std::string>> TextOf(int64_t id);
+  // UrlIds (url_ids.h), for the SQL functions and the other families.
+  absl::Status CatchUpIds() override { return CatchUp(); }
+  absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url) override;
+  absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) override;
+  const identity::NormalizeOptions& normalize_options() const override {
+    return normalize_options_;
+  }
+  bool IsLive(int64_t id) const override { return store_.IsLive(id); }
+  bool HasDeletedIds() const override { return store_.deleted_count() > 0; }
+  bool IsDeleted(int64_t id) const override {
+    return id >= 1 && id <= store_.max_id() && !store_.IsLive(id);
+  }
 
   UrlStore& store() { return store_; }
   const UrlStore& store() const { return store_; }
-  const identity::NormalizeOptions& normalize_options() const { return normalize_options_; }
 
  private:
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,

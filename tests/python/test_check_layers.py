@@ -53,7 +53,8 @@ class CheckLayersTest(unittest.TestCase):
             "extension/urls/urls_table.cc": '#include "extension/urls/url_store.h"\n'
                                             '#include "extension/common/status.h"\n',
             "extension/urls/url_store.cc": '#include "extension/identity/url_normalizer.h"\n'
-                                           '#include "codecs/varint.h"\n'}))
+                                           '#include "codecs/varint.h"\n',
+            "extension/frontier/frontier_table.cc": '#include "extension/urls/url_ids.h"\n'}))
         self.assertEqual(0, code, out)
 
 

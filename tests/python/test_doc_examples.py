@@ -38,9 +38,11 @@ PIN = re.compile(r"\s*--\s*→\s?(.*)$")
 SKIP = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
 QUERY = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
 # What differs between two connections by design: the last insert and change counts, the last
-# refusal, temporary tables, and crawldb_stats()'s memory figures.
+# refusal, temporary tables, crawldb_stats()'s memory figures and the statements a connection
+# holds (crawldb_statements).
 CONNECTION_STATE = re.compile(
-    r"last_insert_rowid|changes\s*\(|crawldb_last_refusal|\btemp\.|crawldb_stats", re.IGNORECASE)
+    r"last_insert_rowid|changes\s*\(|crawldb_last_refusal|\btemp\.|crawldb_stats|crawldb_statements",
+    re.IGNORECASE)
 
 
 def doc_files():

@@ -1,0 +1,37 @@
+// UrlIds: what the other families use of a crawldb_urls table — the id of a URL, the URL of an
+// id, which ids are live. `outlinks`, `inlinks` and the frontier reach a urls table through
+// Connection::ConnectAs<urls::UrlIds>(name) and include this header, not urls_table.h, so that
+// the families stand side by side (scripts/check_layers.py allows no other include between them).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "extension/identity/url_normalizer.h"
+
+namespace crawldb::urls {
+
+class UrlIds {
+ public:
+  virtual ~UrlIds() = default;
+
+  // Catches up with the commits of other connections.
+  virtual absl::Status CatchUpIds() = 0;
+  // Look-ups on the committed-or-own state, after catching up.
+  virtual absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url) = 0;
+  virtual absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) = 0;
+  // How the table normalises what it is given (its options).
+  virtual const identity::NormalizeOptions& normalize_options() const = 0;
+
+  // On the state as last caught up: whether `id` names a URL now, and whether any id was
+  // deleted (until then every id up to the largest is live).
+  virtual bool IsLive(int64_t id) const = 0;
+  virtual bool HasDeletedIds() const = 0;
+  // An id that was given to a URL since deleted.
+  virtual bool IsDeleted(int64_t id) const = 0;
+};
+
+}  // namespace crawldb::urls
