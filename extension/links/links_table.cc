@@ -140,6 +140,16 @@ absl::StatusOr<urls::UrlsTable*> LinksTable::ConnectUrls() {
   return urls;
 }
 
+std::vector<bool> LinksTable::LiveUrls() const {
+  std::vector<bool> live;
+  if (const urls::UrlsTable* urls = Urls()) {
+    const urls::UrlStore& store = urls->store();
+    live.resize(static_cast<size_t>(std::min<int64_t>(store.max_id(), UINT32_MAX)) + 1);
+    for (size_t id = 1; id < live.size(); ++id) live[id] = store.IsLive(static_cast<int64_t>(id));
+  }
+  return live;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading.
 

@@ -85,6 +85,9 @@ class LinksTable : public ShadowBackedTable {
   urls::UrlsTable* Urls() const;
   // The same, connected first if need be, and caught up; nullptr when there is no such table.
   absl::StatusOr<urls::UrlsTable*> ConnectUrls();
+  // Whether each id is a live URL of that urls table — ids 1 to its max_id (at most 2^32 − 1),
+  // entry 0 unused — or empty when the table is not connected: what LinkGraphLists needs.
+  std::vector<bool> LiveUrls() const;
   const std::string& urls_name() const { return urls_name_; }
 
  private:
