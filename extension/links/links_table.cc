@@ -9,6 +9,7 @@
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/status.h"
+#include "extension/links/graph_functions.h"
 #include "extension/links/link_cursor.h"
 #include "extension/links/link_functions.h"
 #include "extension/links/link_graph_format.h"
@@ -467,7 +468,8 @@ absl::Status RegisterLinks(sqlite3* db, Connection* connection) {
   rc = sqlite3_create_module_v2(db, kInlinksModule, VtabModule<InlinksTable>::Get(), connection,
                                 nullptr);
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kInlinksModule);
-  return RegisterLinkFunctions(db, connection);
+  CRAWLDB_RETURN_IF_ERROR(RegisterLinkFunctions(db, connection));
+  return RegisterGraphFunctions(db, connection);
 }
 
 }  // namespace crawldb::links
