@@ -21,7 +21,8 @@
 //   seq ns/link  a ListScanner over every list, summing the ids, ÷ arcs
 //   rand ns/link Decode of every list once, in one random order (fixed seed), summing the ids,
 //                into one reused vector, ÷ arcs
-//   SCC ms       strongly connected components: Tarjan's algorithm made iterative, which takes
+//   SCC ms       strongly connected components: graph::StrongComponents (Tarjan's algorithm made
+//                iterative, extension/graph/strong_components.h, the one scc() runs), which takes
 //                each node's list by Decode (random access, as the paper's SCC) when the depth-
 //                first search first reaches the node, keeping it on a stack until the node is done
 // Times are the median of --repetitions runs (5 by default). Checksums of the scans and the SCC
@@ -46,6 +47,8 @@
 #include "codecs/adjacency_lists.h"
 #include "codecs/bvgraph_files.h"
 #include "codecs/degree_partitions.h"
+#include "extension/graph/graph_lists.h"
+#include "extension/graph/strong_components.h"
 
 namespace crawldb::codecs {
 namespace {
@@ -100,73 +103,19 @@ AdjacencyLists ReadArcs(const std::string& path) {
   return *std::move(graph);
 }
 
-struct SccResult {
-  uint64_t components = 0;
-  uint64_t largest = 0;  // Nodes.
-};
-
-// Tarjan's strongly connected components, iterative. A node's list is decoded once, when the
-// search first reaches it, onto a stack of lists that shrinks as nodes finish.
-SccResult StronglyConnectedComponents(const EncodedGraph& graph) {
-  constexpr uint32_t kUnvisited = UINT32_MAX;
-  const uint32_t n = graph.size();
-  std::vector<uint32_t> index(n, kUnvisited);
-  std::vector<uint32_t> low(n);
-  std::vector<bool> on_stack(n);
-  std::vector<uint32_t> component_stack;
-  struct Frame {
-    uint32_t node;
-    uint64_t begin;  // The node's list is lists[begin, end); next is the next one to follow.
-    uint64_t next;
-    uint64_t end;
-  };
-  std::vector<Frame> frames;
-  std::vector<uint32_t> lists;
-  std::vector<uint32_t> list;
-  uint32_t counter = 0;
-  SccResult result;
-  const auto visit = [&](uint32_t v) {
-    index[v] = low[v] = counter++;
-    component_stack.push_back(v);
-    on_stack[v] = true;
-    graph.Decode(v, &list);
-    const uint64_t begin = lists.size();
-    for (uint32_t w : list) lists.push_back(w);
-    frames.push_back({v, begin, begin, lists.size()});
-  };
-  for (uint32_t root = 0; root < n; ++root) {
-    if (index[root] != kUnvisited) continue;
-    visit(root);
-    while (!frames.empty()) {
-      Frame& frame = frames.back();
-      if (frame.next < frame.end) {
-        const uint32_t w = lists[frame.next++];
-        if (index[w] == kUnvisited) {
-          visit(w);  // Invalidates `frame`.
-        } else if (on_stack[w]) {
-          low[frame.node] = std::min(low[frame.node], index[w]);
-        }
-        continue;
-      }
-      const uint32_t v = frame.node;
-      lists.resize(frame.begin);
-      frames.pop_back();
-      if (!frames.empty()) low[frames.back().node] = std::min(low[frames.back().node], low[v]);
-      if (low[v] != index[v]) continue;
-      uint64_t size = 0;
-      uint32_t w;
-      do {
-        w = component_stack.back();
-        component_stack.pop_back();
-        on_stack[w] = false;
-        ++size;
-      } while (w != v);
-      ++result.components;
-      result.largest = std::max(result.largest, size);
-    }
+// An encoded graph as the graph algorithms read it: every id a node, each list by Decode.
+class EncodedGraphLists : public graph::GraphLists {
+ public:
+  explicit EncodedGraphLists(const EncodedGraph* graph) : graph_(graph) {}
+  uint32_t node_limit() const override { return graph_->size(); }
+  bool IsNode(uint32_t) const override { return true; }
+  void List(graph::Follow, uint32_t node, std::vector<uint32_t>* list) const override {
+    graph_->Decode(node, list);
   }
-  return result;
-}
+
+ private:
+  const EncodedGraph* graph_;
+};
 
 struct Row {
   std::string label;  // e.g. "link2-1part"
@@ -181,7 +130,7 @@ struct Measurement {
   double sequential_ns = 0;  // Per link.
   double random_ns = 0;      // Per link.
   double scc_ms = 0;
-  SccResult scc;
+  graph::ComponentCounts scc;
   uint64_t checksum = 0;
 };
 
@@ -231,7 +180,8 @@ Measurement Measure(const Row& row, const AdjacencyLists& graph,
   };
   const auto scc = [&] {
     const Clock::time_point t = Clock::now();
-    m.scc = StronglyConnectedComponents(g);
+    const EncodedGraphLists lists(&g);
+    m.scc = graph::CountComponents(graph::StrongComponents(lists));
     return Seconds(t);
   };
   const double arcs = static_cast<double>(g.arc_count());
@@ -410,7 +360,7 @@ int Run(const Flags& flags) {
 
   // Agreement: the same SCCs everywhere, the same checksums within one numbering (renumbering
   // changes the sum of the ids).
-  const SccResult scc = results[0][0].scc;
+  const graph::ComponentCounts scc = results[0][0].scc;
   bool scc_agree = true;
   for (int d = 0; d < 2; ++d) {
     for (size_t i = 0; i < rows.size(); ++i) {

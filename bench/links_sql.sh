@@ -1,9 +1,12 @@
 #!/bin/sh
 # Runs the link tables' SQL benchmark built in BUILD_DIR (default: build) and prints one markdown
 # table: crawldb's outlinks / inlinks against a plain SQLite edges table with both indexes, on
-# cnr-2000 — bits/link as the file pays it, load, full scan, and out- and in-list look-ups.
+# cnr-2000 — bits/link as the file pays it, load, full scan, and out- and in-list look-ups — then
+# a second: pagerank() against sql/recipes/pagerank.sql and against the same C++ over the plain
+# table, and scc().
 # Builds nothing: build the links_sql_benchmark target first. Arguments after BUILD_DIR go to
-# the program: --arcs=PATH, --codec=NAME, --lookups=N, --repetitions=N, --seed=N, --tmpdir=DIR.
+# the program: --arcs=PATH, --codec=NAME, --lookups=N, --repetitions=N, --seed=N, --tmpdir=DIR,
+# --recipe=PATH.
 # --plot=PNG draws crawldb ÷ plain per measure (bench/plot.py).
 #
 #   bench/links_sql.sh [BUILD_DIR [--plot=PNG] [PROGRAM_ARGS...]]

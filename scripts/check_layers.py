@@ -6,17 +6,19 @@ The layers, lowest first, and what a file of each may include besides its own la
   codecs      codecs/                                   —
   containers  extension/containers/                     —
   identity    extension/identity/                       —
-  stores      the SQLite-free stores: STORE_SOURCES of   codecs, containers, identity
+  graph       extension/graph/ (graph algorithms over   —
+              any source of adjacency lists)
+  stores      the SQLite-free stores: STORE_SOURCES of   codecs, containers, identity, graph
               extension/CMakeLists.txt, their headers,
               and STORE_HEADERS below
   common      extension/common/ (the SQLite boundary)    —
-  tables      the rest of extension/<family>/: tables,   common, stores, identity, containers, codecs
-              cursors, SQL functions
+  tables      the rest of extension/<family>/: tables,   common, stores, identity, containers,
+              cursors, SQL functions                     codecs, graph
   entry       extension/entry.cc                         everything
 
 A store includes only stores of its own family; a table includes tables of its own family, and of
-another family only the interfaces in FAMILY_INTERFACES. Only extension/common/sqlite_api.h (and entry.cc, which holds
-SQLITE_EXTENSION_INIT1) include SQLite's headers.
+another family only the interfaces in FAMILY_INTERFACES. Only extension/common/sqlite_api.h (and
+entry.cc, which holds SQLITE_EXTENSION_INIT1) include SQLite's headers.
 Usage: scripts/check_layers.py [REPO_ROOT]; prints each violation and exits 1 when there is one.
 """
 
@@ -30,10 +32,11 @@ ALLOWED = {
     "codecs": {"codecs"},
     "containers": {"containers"},
     "identity": {"identity"},
-    "stores": {"stores", "codecs", "containers", "identity"},
+    "graph": {"graph"},
+    "stores": {"stores", "codecs", "containers", "identity", "graph"},
     "common": {"common"},
-    "tables": {"tables", "common", "stores", "identity", "containers", "codecs"},
-    "entry": {"entry", "tables", "common", "stores", "identity", "containers", "codecs"},
+    "tables": {"tables", "common", "stores", "identity", "containers", "codecs", "graph"},
+    "entry": {"entry", "tables", "common", "stores", "identity", "containers", "codecs", "graph"},
 }
 
 # Header-only stores (no .cc in STORE_SOURCES).
@@ -72,7 +75,7 @@ def layer_of(path, stores):
         return "entry"
     if path in stores:
         return "stores"
-    for layer in ("containers", "identity", "common"):
+    for layer in ("containers", "identity", "graph", "common"):
         if path.startswith(f"extension/{layer}/"):
             return layer
     return "tables"

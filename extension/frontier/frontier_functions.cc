@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "extension/common/function_arguments.h"
 #include "extension/common/rows_cursor.h"
 #include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
@@ -248,9 +249,9 @@ absl::Status CrawlHostSet(sqlite3_context* context, int argc, sqlite3_value** ar
 // ---------------------------------------------------------------------------------------------
 // crawl_lease(n [, lease_s] [, now]): an eponymous-only virtual table.
 //
-// xBestIndex: the hidden columns n, lease_s, now take equality constraints (the arguments);
-// idxNum bit i is set when argument i is given, argv follows argument order. An unusable
-// constraint on an argument column makes the plan unusable (SQLITE_CONSTRAINT). Cost 1.
+// xBestIndex: the hidden columns n, lease_s, now are the arguments, planned by PlanArguments
+// (common/function_arguments.h: equality constraints, idxNum bit i when argument i is given,
+// argv in argument order, SQLITE_CONSTRAINT for an unusable one). Cost 1.
 
 enum LeaseColumn {
   kLeaseId,
@@ -278,25 +279,7 @@ class LeaseTable : public VirtualTable {
   }
 
   absl::Status BestIndex(sqlite3_index_info* info) {
-    int argument_constraint[3] = {-1, -1, -1};
-    for (int i = 0; i < info->nConstraint; ++i) {
-      const auto& constraint = info->aConstraint[i];
-      int argument = constraint.iColumn - kLeaseN;
-      if (argument < 0 || argument > 2) continue;
-      if (!constraint.usable || constraint.op != SQLITE_INDEX_CONSTRAINT_EQ) {
-        return SqliteError(SQLITE_CONSTRAINT, "crawl_lease: unusable argument");
-      }
-      argument_constraint[argument] = i;
-    }
-    int idx_num = 0, argv_index = 1;
-    for (int argument = 0; argument < 3; ++argument) {
-      int i = argument_constraint[argument];
-      if (i < 0) continue;
-      idx_num |= 1 << argument;
-      info->aConstraintUsage[i].argvIndex = argv_index++;
-      info->aConstraintUsage[i].omit = 1;
-    }
-    info->idxNum = idx_num;
+    CRAWLDB_RETURN_IF_ERROR(PlanArguments(info, kLeaseN, 3, "crawl_lease"));
     info->estimatedCost = 1;
     info->estimatedRows = 10;
     return absl::OkStatus();
@@ -316,10 +299,8 @@ class LeaseTable::Cursor : public RowsCursor<FrontierTable::LeaseRow> {
     constexpr absl::string_view kName = "crawl_lease";
     Restart();
     // Arguments back in their positions (absent ones NULL).
-    sqlite3_value* arguments[3] = {nullptr, nullptr, nullptr};
-    for (int argument = 0, used = 0; argument < 3; ++argument) {
-      if ((idx_num & (1 << argument)) && used < argc) arguments[argument] = argv[used++];
-    }
+    sqlite3_value* arguments[3];
+    FilterArguments(idx_num, argc, argv, absl::MakeSpan(arguments));
     if (arguments[0] == nullptr || sqlite3_value_type(arguments[0]) == SQLITE_NULL) {
       return UserError(kName, "argument 1 (n) is required: crawl_lease(n [, lease_s] [, now])");
     }

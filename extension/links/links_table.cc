@@ -9,6 +9,7 @@
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
 #include "extension/common/status.h"
+#include "extension/links/graph_functions.h"
 #include "extension/links/link_cursor.h"
 #include "extension/links/link_functions.h"
 #include "extension/links/link_graph_format.h"
@@ -138,6 +139,15 @@ absl::StatusOr<urls::UrlIds*> LinksTable::ConnectUrls() {
   }
   if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUpIds());
   return urls;
+}
+
+std::vector<bool> LinksTable::LiveUrls() const {
+  std::vector<bool> live;
+  if (const urls::UrlIds* urls = Urls()) {
+    live.resize(static_cast<size_t>(std::min<int64_t>(urls->max_id(), UINT32_MAX)) + 1);
+    for (size_t id = 1; id < live.size(); ++id) live[id] = urls->IsLive(static_cast<int64_t>(id));
+  }
+  return live;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -457,7 +467,8 @@ absl::Status RegisterLinks(sqlite3* db, Connection* connection) {
   rc = sqlite3_create_module_v2(db, kInlinksModule, VtabModule<InlinksTable>::Get(), connection,
                                 nullptr);
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kInlinksModule);
-  return RegisterLinkFunctions(db, connection);
+  CRAWLDB_RETURN_IF_ERROR(RegisterLinkFunctions(db, connection));
+  return RegisterGraphFunctions(db, connection);
 }
 
 }  // namespace crawldb::links

@@ -86,6 +86,9 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   urls::UrlIds* Urls() const;
   // The same, connected first if need be, and caught up; nullptr when there is no such table.
   absl::StatusOr<urls::UrlIds*> ConnectUrls();
+  // Whether each id is a live URL of that urls table — ids 1 to its max_id (at most 2^32 − 1),
+  // entry 0 unused — or empty when the table is not connected: what LinkGraphLists needs.
+  std::vector<bool> LiveUrls() const;
   const std::string& urls_name() const override { return urls_name_; }
 
  private:

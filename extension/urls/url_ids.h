@@ -26,8 +26,9 @@ class UrlIds {
   // How the table normalises what it is given (its options).
   virtual const identity::NormalizeOptions& normalize_options() const = 0;
 
-  // On the state as last caught up: whether `id` names a URL now, and whether any id was
-  // deleted (until then every id up to the largest is live).
+  // On the state as last caught up: the largest id given, whether `id` names a URL now, and
+  // whether any id was deleted (until then every id up to the largest is live).
+  virtual int64_t max_id() const = 0;
   virtual bool IsLive(int64_t id) const = 0;
   virtual bool HasDeletedIds() const = 0;
   // An id that was given to a URL since deleted.

@@ -120,6 +120,7 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   const identity::NormalizeOptions& normalize_options() const override {
     return normalize_options_;
   }
+  int64_t max_id() const override { return store_.max_id(); }
   bool IsLive(int64_t id) const override { return store_.IsLive(id); }
   bool HasDeletedIds() const override { return store_.deleted_count() > 0; }
   bool IsDeleted(int64_t id) const override {

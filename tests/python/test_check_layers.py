@@ -39,6 +39,7 @@ class CheckLayersTest(unittest.TestCase):
             "extension/urls/url_store.cc": '#include "extension/common/status.h"\n',
             "extension/links/link_store.h": '#include "extension/urls/url_store.h"\n',
             "extension/identity/x.cc": '#include "extension/urls/url_store.h"\n',
+            "extension/graph/x.cc": '#include "extension/links/link_store.h"\n',
             "extension/links/links_table.cc": '#include "extension/urls/urls_table.h"\n'
                                               '#include "extension/frontier/frontier_table.h"\n',
             "extension/urls/urls_table.cc": "#include <sqlite3.h>\n",
@@ -54,7 +55,8 @@ class CheckLayersTest(unittest.TestCase):
                                             '#include "extension/common/status.h"\n',
             "extension/urls/url_store.cc": '#include "extension/identity/url_normalizer.h"\n'
                                            '#include "codecs/varint.h"\n',
-            "extension/frontier/frontier_table.cc": '#include "extension/urls/url_ids.h"\n'}))
+            "extension/frontier/frontier_table.cc": '#include "extension/urls/url_ids.h"\n',
+            "extension/links/link_store.cc": '#include "extension/graph/pagerank.h"\n'}))
         self.assertEqual(0, code, out)
 
 

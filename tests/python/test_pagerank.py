@@ -1,4 +1,5 @@
-"""sql/recipes/pagerank.sql on the wikispeedia graph against a PageRank computed here in Python."""
+"""sql/recipes/pagerank.sql on the wikispeedia graph against a PageRank computed here in Python,
+and the function pagerank() (extension/links/graph_functions.h) against the recipe."""
 import lzma
 import os
 import sqlite3
@@ -52,28 +53,33 @@ def reference_pagerank(nodes, edges, damping=0.85, iterations=30):
     return rank
 
 
+def import_wikispeedia(db, links):
+    """Creates the four tables in `db` and loads `links` (read_links()) as one links file."""
+    with open(os.path.join(ROOT, "sql", "crawldb.sql")) as script:
+        db.executescript(script.read())
+    with tempfile.NamedTemporaryFile("w", suffix=".links", delete=False) as f:
+        source = None
+        for a, b in links:
+            if a != source:
+                f.write("\n" + WIKI + a + "\n")
+                source = a
+            f.write("  " + WIKI + b + "\n")
+    try:
+        db.execute("SELECT crawldb_import_links(?)", (f.name,))
+    finally:
+        os.unlink(f.name)
+    db.execute("SELECT crawldb_optimize()")
+
+
 class PageRankRecipeTest(unittest.TestCase):
     def test_top_ten_of_wikispeedia_matches_the_reference(self):
         links = read_links()
         self.assertGreater(len(links), 100000)
         db = connect()
-        with open(os.path.join(ROOT, "sql", "crawldb.sql")) as script:
-            db.executescript(script.read())
-        with tempfile.NamedTemporaryFile("w", suffix=".links", delete=False) as f:
-            source = None
-            for a, b in links:
-                if a != source:
-                    f.write("\n" + WIKI + a + "\n")
-                    source = a
-                f.write("  " + WIKI + b + "\n")
-        try:
-            db.execute("SELECT crawldb_import_links(?)", (f.name,))
-        finally:
-            os.unlink(f.name)
-        db.execute("SELECT crawldb_optimize()")
+        import_wikispeedia(db, links)
         with open(os.path.join(ROOT, "sql", "recipes", "pagerank.sql")) as script:
             db.executescript(script.read())
-        ours = db.execute("SELECT u.url, p.rank FROM temp.pagerank p JOIN urls u ON u.id = p.id "
+        ours = db.execute("SELECT u.url, p.rank FROM temp.pagerank_rank p JOIN urls u ON u.id = p.id "
                           "ORDER BY p.rank DESC, u.url").fetchall()
 
         # The reference: the same URLs (normalised as crawldb does), self links and duplicates
@@ -96,6 +102,16 @@ class PageRankRecipeTest(unittest.TestCase):
         self.assertEqual(ours[0][0], WIKI + "United_States")
         self.assertAlmostEqual(sum(rank for _, rank in ours), 1.0, places=9)
         self.assertEqual(db.execute("SELECT crawldb_check()").fetchone()[0], "ok")
+
+        # The function: every node's rank within 1e-9 of the recipe's.
+        recipe = dict(db.execute("SELECT id, rank FROM temp.pagerank_rank"))
+        function = dict(db.execute("SELECT id, rank FROM pagerank('outlinks')"))
+        self.assertEqual(function.keys(), recipe.keys())
+        for node, rank in recipe.items():
+            self.assertAlmostEqual(function[node], rank, delta=1e-9 * rank, msg=node)
+        top = "SELECT id FROM {} ORDER BY rank DESC, id LIMIT 100"
+        self.assertEqual(db.execute(top.format("pagerank('outlinks')")).fetchall(),
+                         db.execute(top.format("temp.pagerank_rank")).fetchall())
 
 
 if __name__ == "__main__":
