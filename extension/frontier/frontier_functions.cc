@@ -10,11 +10,11 @@
 #include "extension/common/function_arguments.h"
 #include "extension/common/rows_cursor.h"
 #include "extension/common/sql_function_table.h"
+#include "extension/common/sql_values.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
 #include "extension/frontier/frontier_table.h"
-#include "extension/identity/url_fingerprint.h"
 #include "extension/identity/url_normalizer.h"
 #include "extension/links/link_target.h"
 
@@ -41,12 +41,6 @@ struct FunctionState {
 
 FunctionState* StateOf(sqlite3_context* context) {
   return static_cast<FunctionState*>(FunctionStateOf(context));
-}
-
-std::string_view TextOf(sqlite3_value* value) {
-  const unsigned char* text = sqlite3_value_text(value);
-  if (text == nullptr) return {};
-  return {reinterpret_cast<const char*>(text), static_cast<size_t>(sqlite3_value_bytes(value))};
 }
 
 // The frontier table the functions act on, connected and caught up, and the nested statements
@@ -157,12 +151,13 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
     return UserError(kName, "argument 3 (priority) must fit in 32 bits");
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return Refuse(context, state, "url is NULL");
-  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOf(argv[0]));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(argv[0]));
   if (!url.ok())
     return Refuse(context, state, absl::StrCat("invalid URL: ", url.status().message()));
   std::optional<identity::NormalizedUrl> parent;
   if (argc >= 2 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    absl::StatusOr<identity::NormalizedUrl> normalised = identity::NormalizeUrl(TextOf(argv[1]));
+    absl::StatusOr<identity::NormalizedUrl> normalised =
+        identity::NormalizeUrl(TextOfValue(argv[1]));
     if (!normalised.ok()) {
       return Refuse(context, state,
                     absl::StrCat("invalid parent URL: ", normalised.status().message()));
@@ -221,7 +216,7 @@ absl::Status CrawlConfirm(sqlite3_context* context, int argc, sqlite3_value** ar
   }
   sqlite3_result_int(context, 0);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return absl::OkStatus();
-  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOf(argv[0]));
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(TextOfValue(argv[0]));
   if (!url.ok()) return absl::OkStatus();  // never leased
   CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state, kName));
   CRAWLDB_RETURN_IF_ERROR(RunNested(state, kConfirm, argc, argv, {0, 1, 2, 3}));
