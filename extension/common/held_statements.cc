@@ -81,7 +81,8 @@ absl::StatusOr<StatementCache*> HeldStatements::For(
     // Naming the eponymous table connects it; it stays connected until the connection closes.
     CRAWLDB_RETURN_IF_ERROR(ExecSql(db_, "SELECT 1 FROM main.crawldb_statements LIMIT 0", kName));
     if (!table_connected_) {
-      return absl::InternalError(absl::StrCat(kName, ": the table did not connect"));
+      return UserError(kName, "a table of this name in the main schema hides crawldb's own",
+                       "rename that table: crawl_add and the other crawl functions need the name");
     }
   }
   for (Held& entry : held_) {

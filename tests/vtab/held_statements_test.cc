@@ -113,6 +113,23 @@ TEST(HeldStatements, CloseSucceedsInsideATransaction) {
   EXPECT_EQ(db.Close(), SQLITE_OK);
 }
 
+// A table of the user's named crawldb_statements hides crawldb's: the functions say so.
+TEST(HeldStatements, AUserTableOfTheSameNameIsNamedInTheError) {
+  RawDb db;
+  db.Exec(kTables);
+  db.Exec("CREATE TABLE crawldb_statements(x)");
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(db.db(), "SELECT crawl_add('http://a.example/', NULL, 0, 1000)", nullptr,
+                         nullptr, &error),
+            SQLITE_ERROR);
+  EXPECT_EQ(std::string(error != nullptr ? error : ""),
+            "crawldb_statements: a table of this name in the main schema hides crawldb's own; "
+            "rename that table: crawl_add and the other crawl functions need the name");
+  sqlite3_free(error);
+  EXPECT_EQ(db.Column("SELECT count(*) FROM urls"), std::vector<std::string>{"0"});
+  EXPECT_EQ(db.Close(), SQLITE_OK);
+}
+
 // A statement of the application's own that is still open keeps sqlite3_close refusing, as
 // SQLite does without crawldb; the held statements are not what holds it.
 TEST(HeldStatements, AnApplicationsOpenStatementStillBlocksClose) {
