@@ -12,6 +12,9 @@ function(crawldb_target_options target)
                                              -fno-omit-frame-pointer -fno-sanitize-recover=all)
     target_link_options(${target} PRIVATE -fsanitize=${CRAWLDB_SANITIZE})
   endif()
+  if(CRAWLDB_FUZZ)  # libFuzzer's coverage of every library; tests/fuzz links its runtime
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
 endfunction()
 
 # Test labels (ctest -L LABEL): `unit` — a layer below SQL on its own, quick (the whole tier runs

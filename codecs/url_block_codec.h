@@ -29,7 +29,9 @@
 //                key alone, as the index stores heads, starting in the start context)
 // A key is its neighbour's first s bytes followed by its tokens' bytes. Invariants, checked
 // while decoding: keys strictly increase, head < key 1 < … < key count − 1 < next head (the
-// step between the halves is checked by Validate and the cursor); s is the whole common prefix
+// step between the halves is checked by Validate and the cursor; a block coded forward only
+// never reads the next head, so its caller orders the heads: UrlBlockIndex); s is the whole
+// common prefix
 // (s ≤ |neighbour|; forward, the key has a byte at s, above the neighbour's byte there if it
 // has one; backward, the neighbour has a byte at s, above the key's byte there if it has one);
 // no key has more than kMaxUrlKeyBytes bytes; each part's bits end inside its last byte, padded

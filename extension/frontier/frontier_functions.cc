@@ -270,6 +270,9 @@ class LeaseTable : public VirtualTable {
                              "CREATE TABLE x(id INTEGER, url TEXT, depth INTEGER, lease_until, "
                              "n HIDDEN, lease_s HIDDEN, now HIDDEN)");
     if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawl_lease");
+    // Reading it leases: never from a view or a trigger, whatever trusted_schema says.
+    rc = sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+    if (rc != SQLITE_OK) return SqliteFailure(db, rc, "crawl_lease");
     return std::make_unique<LeaseTable>(static_cast<FunctionState*>(aux));
   }
 

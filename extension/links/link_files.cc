@@ -45,9 +45,13 @@ bool ParseId(std::string_view text, uint32_t* id) {
 absl::StatusOr<ArcsFile> ReadArcsFile(const std::string& path) {
   absl::StatusOr<std::ifstream> file = Open(path);
   if (!file.ok()) return file.status();
+  return ReadArcs(*file, path);
+}
+
+absl::StatusOr<ArcsFile> ReadArcs(std::istream& in, const std::string& name) {
   ArcsFile result;
   std::string line;
-  while (std::getline(*file, line)) {
+  while (std::getline(in, line)) {
     ++result.lines;
     std::string_view text = Trim(line);
     if (text.empty() || text[0] == '#' || text[0] == '%') continue;
@@ -59,18 +63,22 @@ absl::StatusOr<ArcsFile> ReadArcsFile(const std::string& path) {
     }
     result.arcs.push_back({src, dst});
   }
-  if (file->bad()) return absl::DataLossError(absl::StrCat("reading '", path, "' failed"));
+  if (in.bad()) return absl::DataLossError(absl::StrCat("reading '", name, "' failed"));
   return result;
 }
 
 absl::StatusOr<LinksFile> ReadLinksFile(const std::string& path) {
   absl::StatusOr<std::ifstream> file = Open(path);
   if (!file.ok()) return file.status();
+  return ReadLinks(*file, path);
+}
+
+absl::StatusOr<LinksFile> ReadLinks(std::istream& in, const std::string& name) {
   LinksFile result;
   absl::flat_hash_map<std::string, size_t> record_of;  // source → index in records
   size_t current = SIZE_MAX;                           // index of the record being read
   std::string line;
-  while (std::getline(*file, line)) {
+  while (std::getline(in, line)) {
     ++result.lines;
     if (line.find('\0') != std::string::npos) return LineError(result.lines, "holds a NUL byte");
     std::string_view text = Trim(line);
@@ -91,7 +99,7 @@ absl::StatusOr<LinksFile> ReadLinksFile(const std::string& path) {
     }
     current = at->second;
   }
-  if (file->bad()) return absl::DataLossError(absl::StrCat("reading '", path, "' failed"));
+  if (in.bad()) return absl::DataLossError(absl::StrCat("reading '", name, "' failed"));
   return result;
 }
 

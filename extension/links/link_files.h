@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct ArcsFile {
   uint64_t lines = 0;
 };
 absl::StatusOr<ArcsFile> ReadArcsFile(const std::string& path);
+// The same from a stream holding a file's contents; `name` names it in the error of a failed
+// read.
+absl::StatusOr<ArcsFile> ReadArcs(std::istream& in, const std::string& name);
 
 struct LinksRecord {
   std::string source;                     // as written, trimmed
@@ -40,5 +44,6 @@ struct LinksFile {
   uint64_t superseded = 0;  // older records of a source that a newer one replaced
 };
 absl::StatusOr<LinksFile> ReadLinksFile(const std::string& path);
+absl::StatusOr<LinksFile> ReadLinks(std::istream& in, const std::string& name);
 
 }  // namespace crawldb::links

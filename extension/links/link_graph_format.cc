@@ -74,14 +74,18 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
   size_t next = 1;
   for (auto [bytes, count, graph] : {std::tuple{out_bytes, out_parts, &loaded.out},
                                      std::tuple{in_bytes, in_parts, &loaded.in}}) {
+    // Every part's size is checked before the graph's bytes are reserved, so that a damaged
+    // header cannot make the loader allocate what it says.
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t expected = std::min<uint64_t>(part_bytes, bytes - i * part_bytes);
+      if (parts[next + i].size() != expected) {
+        return Broken(absl::StrCat("graph part ", next + i, " holds ", parts[next + i].size(),
+                                   " bytes, not ", expected));
+      }
+    }
     std::vector<uint8_t> joined;
     joined.reserve(bytes);
     for (size_t i = 0; i < count; ++i, ++next) {
-      uint64_t expected = std::min<uint64_t>(part_bytes, bytes - i * part_bytes);
-      if (parts[next].size() != expected) {
-        return Broken(absl::StrCat("graph part ", next, " holds ", parts[next].size(),
-                                   " bytes, not ", expected));
-      }
       joined.insert(joined.end(), parts[next].begin(), parts[next].end());
     }
     absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> decoded = codecs::LoadAdjacency(joined);
@@ -149,7 +153,11 @@ absl::StatusOr<std::vector<LinkChange>> DecodeLogChanges(absl::Span<const uint8_
       int64_t ds = 0, dd = 0;
       const uint8_t* q = codecs::ReadSignedVarint(p, end, &ds);
       q = q == nullptr ? nullptr : codecs::ReadSignedVarint(q, end, &dd);
-      read = q != nullptr;
+      // Two ids below 2^32 differ by less than 2^32: a larger delta is damage (and would
+      // overflow the sum).
+      constexpr int64_t kMaxDelta = UINT32_MAX;
+      read = q != nullptr && ds >= -kMaxDelta && ds <= kMaxDelta && dd >= -kMaxDelta &&
+             dd <= kMaxDelta;
       if (read) {
         p = q;
         src += ds;

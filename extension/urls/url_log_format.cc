@@ -169,10 +169,13 @@ absl::StatusOr<std::vector<int64_t>> DecodeIdGaps(absl::Span<const uint8_t> blob
   for (uint64_t i = 0; i < *count; ++i) {
     uint64_t gap = 0;
     p = codecs::ReadVarint(p, end, &gap);
-    const uint64_t next = i == 0 ? gap : id + gap + 1;
-    if (p == nullptr || next == 0 || next > static_cast<uint64_t>(INT64_MAX) || next < id) {
+    // The next id, id + gap + 1, must not pass INT64_MAX (nor wrap around to a repeated id).
+    const uint64_t limit = static_cast<uint64_t>(INT64_MAX);
+    const bool fits = i == 0 ? gap <= limit : gap < limit - id;
+    if (p == nullptr || !fits || (i == 0 && gap == 0)) {
       return Corrupt(absl::StrCat("id ", i, " is malformed"));
     }
+    const uint64_t next = i == 0 ? gap : id + gap + 1;
     id = next;
     ids.push_back(static_cast<int64_t>(id));
   }

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "codecs/varint.h"
 #include "extension/links/link_files.h"
 #include "extension/links/link_graph_format.h"
 #include "tests/shared_data.h"
@@ -132,6 +133,15 @@ TEST(LinkGraphFormat, RoundTripsAndRefusesDamage) {
   EXPECT_EQ(load(damaged).status().message(),
             "links: the graph was written in format version 2; this build reads version 1");
   EXPECT_EQ(load({}).status().message(), "links: the graph header is missing");
+  // A header naming 64 GiB of out graph in 64 parts of 1 GiB, given 64 empty parts: refused
+  // before anything is reserved (the loader threw std::bad_alloc; found by the link_graph fuzz
+  // target).
+  damaged.assign(65, {});
+  damaged[0] = {kGraphFormatVersion};
+  codecs::AppendVarint(uint64_t{64} << 30, &damaged[0]);
+  codecs::AppendVarint(0, &damaged[0]);
+  codecs::AppendVarint(uint64_t{1} << 30, &damaged[0]);
+  EXPECT_EQ(load(damaged).status().message(), "links: graph part 1 holds 0 bytes, not 1073741824");
   // The out graph's parts given as the in graph's: same sizes, different graphs.
   damaged = parts;
   damaged[0].back() = 0;  // part_bytes 0
@@ -167,6 +177,14 @@ TEST(LinkGraphFormat, LogRowsRoundTripAndRefuseDamage) {
   EXPECT_EQ(
       DecodeLogChanges(std::vector<uint8_t>{2, 1, 3, 0, 1, 1, 0}, &scratch).status().message(),
       "links: log change 0 is malformed");
+  // A delta of INT64_MAX after an id of 5, whose sum overflowed (UBSan, found by the link_log
+  // fuzz target): a delta beyond ±(2^32 − 1) is damage.
+  EXPECT_EQ(DecodeLogChanges(std::vector<uint8_t>{2, 2, 15, 0, 1, 10, 0, 1, 0xFE, 0xFF, 0xFF, 0xFF,
+                                                  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0},
+                             &scratch)
+                .status()
+                .message(),
+            "links: log change 1 is malformed");
   // Version 1 rows, uncompressed with plain ids, are still read; an id above 2^32 − 1 is not.
   decoded = DecodeLogChanges(std::vector<uint8_t>{1, 2, 1, 5, 9, 0, 0x80, 0x01, 3}, &scratch);
   ASSERT_TRUE(decoded.ok()) << decoded.status();

@@ -72,6 +72,18 @@ TEST(UrlLogFormat, DamagedPartsAndIdGapsAreDataLoss) {
   // An id of 0.
   EXPECT_EQ(DecodeIdGaps(std::vector<uint8_t>{1, 1, 0}).status().code(),
             absl::StatusCode::kDataLoss);
+  // A gap of 2^64 − 1, whose id + gap + 1 wraps around to the previous id (found by the
+  // url_log fuzz target), and one that passes INT64_MAX.
+  const uint8_t max_varint[] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01};
+  std::vector<uint8_t> wrapping = {1, 2, 5};
+  wrapping.insert(wrapping.end(), std::begin(max_varint), std::end(max_varint));
+  EXPECT_EQ(DecodeIdGaps(wrapping).status().message(), "url log: id 1 is malformed");
+  std::vector<uint8_t> past_max = {1,    2,    5,    0xFA, 0xFF, 0xFF,
+                                   0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F};  // INT64_MAX − 5
+  EXPECT_EQ(DecodeIdGaps(past_max).status().message(), "url log: id 1 is malformed");
+  past_max[3] = 0xF9;  // gap INT64_MAX − 6: the id INT64_MAX itself
+  ASSERT_TRUE(DecodeIdGaps(past_max).ok());
+  EXPECT_EQ(DecodeIdGaps(past_max)->back(), INT64_MAX);
 }
 
 TEST(UrlLogFormat, DamagedRowsAreDataLoss) {

@@ -1,0 +1,133 @@
+// Fuzz target: the rows a `urls` table writes per commit — its log row's `added` and `deleted`,
+// a pending row's `ids` and `keys` (extension/urls/url_log_format.h) and a chunk of <t>_ids
+// (url_id_parts.h).
+//
+// Input: decoder:u8 (mod 5: keys, deleted ids, added parts, id gaps, id chunk) blob:rest
+// Properties: nothing crashes and every error is a DataLossError; what decodes keeps the
+// format's ranges and order (ids ≥ 1, parts increasing and < kUrlParts, pending ids
+// increasing) and encodes again to a blob that decodes to the same values.
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "extension/urls/url_id_parts.h"
+#include "extension/urls/url_log_format.h"
+#include "extension/urls/url_part.h"
+#include "tests/fuzz/fuzz_target.h"
+#include "tests/fuzz/seed_urls.h"
+
+namespace crawldb::fuzz {
+namespace {
+
+enum Decoder : uint8_t { kKeys, kDeleted, kAdded, kIdGaps, kIdChunk, kDecoders };
+
+template <typename T>
+bool Refused(const absl::StatusOr<T>& decoded) {
+  if (decoded.ok()) return false;
+  FUZZ_CHECK(absl::IsDataLoss(decoded.status()));
+  return true;
+}
+
+void CheckKeys(absl::Span<const uint8_t> blob) {
+  std::string scratch;
+  absl::StatusOr<std::vector<std::string_view>> keys = urls::DecodeLogKeys(blob, &scratch);
+  if (Refused(keys)) return;
+  std::string scratch_again;
+  absl::StatusOr<std::vector<std::string_view>> again =
+      urls::DecodeLogKeys(urls::EncodeLogKeys(*keys), &scratch_again);
+  FUZZ_CHECK(again.ok() && *again == *keys);
+}
+
+void CheckDeleted(absl::Span<const uint8_t> blob) {
+  absl::StatusOr<std::vector<int64_t>> ids = urls::DecodeLogIds(blob);
+  if (Refused(ids)) return;
+  for (int64_t id : *ids) FUZZ_CHECK(id >= 1);
+  absl::StatusOr<std::vector<int64_t>> again = urls::DecodeLogIds(urls::EncodeLogIds(*ids));
+  FUZZ_CHECK(again.ok() && *again == *ids);
+}
+
+void CheckAdded(absl::Span<const uint8_t> blob) {
+  absl::StatusOr<urls::LogParts> parts = urls::DecodeLogParts(blob);
+  if (Refused(parts)) return;
+  FUZZ_CHECK(parts->added_count >= 0);
+  for (size_t i = 0; i < parts->parts.size(); ++i) {
+    FUZZ_CHECK(parts->parts[i] < urls::kUrlParts);
+    if (i > 0) FUZZ_CHECK(parts->parts[i - 1] < parts->parts[i]);
+  }
+  absl::StatusOr<urls::LogParts> again = urls::DecodeLogParts(urls::EncodeLogParts(*parts));
+  FUZZ_CHECK(again.ok() && again->added_count == parts->added_count &&
+             again->parts == parts->parts);
+}
+
+void CheckIdGaps(absl::Span<const uint8_t> blob) {
+  absl::StatusOr<std::vector<int64_t>> ids = urls::DecodeIdGaps(blob);
+  if (Refused(ids)) return;
+  for (size_t i = 0; i < ids->size(); ++i) {
+    FUZZ_CHECK((*ids)[i] >= 1);
+    if (i > 0) FUZZ_CHECK((*ids)[i - 1] < (*ids)[i]);
+  }
+  absl::StatusOr<std::vector<int64_t>> again = urls::DecodeIdGaps(urls::EncodeIdGaps(*ids));
+  FUZZ_CHECK(again.ok() && *again == *ids);
+}
+
+void CheckIdChunk(absl::Span<const uint8_t> blob) {
+  absl::StatusOr<std::vector<uint16_t>> parts = urls::DecodeIdChunk(blob);
+  if (Refused(parts)) return;
+  FUZZ_CHECK(parts->size() <= urls::kIdsPerChunk);
+  for (uint16_t part : *parts) FUZZ_CHECK(part < urls::kUrlParts);
+  absl::StatusOr<std::vector<uint16_t>> again = urls::DecodeIdChunk(urls::EncodeIdChunk(*parts));
+  FUZZ_CHECK(again.ok() && *again == *parts);
+}
+
+Seed MakeSeed(std::string name, Decoder decoder, const std::vector<uint8_t>& blob) {
+  std::vector<uint8_t> input = {decoder};
+  input.insert(input.end(), blob.begin(), blob.end());
+  return {std::move(name), std::move(input)};
+}
+
+}  // namespace
+
+std::vector<Seed> FuzzSeeds() {
+  const std::vector<std::string> keys = SeedKeys(200);
+  const std::vector<std::string_view> views = Views(keys);
+  const std::vector<int64_t> ids = {1, 2, 3, 70, 71, 1000, int64_t{1} << 39};
+  std::vector<uint16_t> chunk;
+  for (size_t i = 0; i < urls::kIdsPerChunk; ++i) chunk.push_back(static_cast<uint16_t>(i % 97));
+  return {
+      MakeSeed("keys_0", kKeys, urls::EncodeLogKeys({})),
+      MakeSeed("keys_3", kKeys, urls::EncodeLogKeys(absl::MakeConstSpan(views).first(3))),
+      MakeSeed("keys_packed", kKeys, urls::EncodeLogKeys(views)),
+      MakeSeed("deleted_0", kDeleted, urls::EncodeLogIds({})),
+      MakeSeed("deleted", kDeleted, urls::EncodeLogIds(ids)),
+      MakeSeed("added_0", kAdded, urls::EncodeLogParts({})),
+      MakeSeed("added", kAdded, urls::EncodeLogParts({.added_count = 9, .parts = {0, 5, 1023}})),
+      MakeSeed("id_gaps", kIdGaps, urls::EncodeIdGaps(ids)),
+      MakeSeed("id_chunk_2", kIdChunk, urls::EncodeIdChunk(absl::MakeConstSpan(chunk).first(2))),
+      MakeSeed("id_chunk_full", kIdChunk, urls::EncodeIdChunk(chunk)),
+  };
+}
+
+void TestOneInput(FuzzInput input) {
+  const uint8_t decoder = input.Byte() % kDecoders;
+  const absl::Span<const uint8_t> blob = input.Rest();
+  switch (decoder) {
+    case kKeys:
+      CheckKeys(blob);
+      break;
+    case kDeleted:
+      CheckDeleted(blob);
+      break;
+    case kAdded:
+      CheckAdded(blob);
+      break;
+    case kIdGaps:
+      CheckIdGaps(blob);
+      break;
+    default:
+      CheckIdChunk(blob);
+      break;
+  }
+}
+
+}  // namespace crawldb::fuzz
