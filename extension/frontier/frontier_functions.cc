@@ -17,6 +17,7 @@
 #include "extension/frontier/frontier_table.h"
 #include "extension/identity/url_normalizer.h"
 #include "extension/links/link_target.h"
+#include "extension/urls/url_ids.h"
 
 namespace crawldb::frontier {
 namespace {
@@ -93,10 +94,11 @@ absl::StatusOr<bool> LinksGoToOutlinks(FunctionState* state, FrontierTable* fron
 absl::Status RecordLink(FunctionState* state, FrontierTable* frontier,
                         const identity::NormalizedUrl& parent, const identity::NormalizedUrl& url,
                         std::optional<int64_t> url_id) {
-  CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> src, frontier->IdOf(parent));
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, frontier->UrlsOf());
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> src, urls->IdOf(parent));
   std::optional<int64_t> dst = url_id;
   if (!dst.has_value()) {
-    CRAWLDB_ASSIGN_OR_RETURN(dst, frontier->IdOf(url));
+    CRAWLDB_ASSIGN_OR_RETURN(dst, urls->IdOf(url));
   }
   if (!src.has_value() || !dst.has_value()) return absl::OkStatus();  // a parent never added
   CRAWLDB_ASSIGN_OR_RETURN(StatementCache * statements,
