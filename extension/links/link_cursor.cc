@@ -8,10 +8,16 @@
 namespace crawldb::links {
 namespace {
 
-enum Plan { kPlanScan, kPlanKey, kPlanOther, kPlanArc, kPlanRowid };
+enum Plan { kPlanScan, kPlanKey, kPlanOther, kPlanArc, kPlanRowid, kPlanScanOther };
 constexpr int kColumnSrc = LinkCursor::kColumnSrc;
 constexpr int kColumnDst = LinkCursor::kColumnDst;
 constexpr int kColumnPos = LinkCursor::kColumnPos;
+
+// A sorted row costs about this many scanned rows (SQLite's sorter: a comparison per level of
+// log2(rows), a row costing about 8 of them).
+constexpr double kSortCostPerRow = 2;
+// Scanning the transpose costs a little more than the primary lists (no codec scanner).
+constexpr double kTransposedScanCostPerArc = 1.25;
 
 int PrimaryColumn(Direction primary) {
   return primary == Direction::kOut ? kColumnSrc : kColumnDst;
@@ -57,6 +63,16 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
     info->aConstraintUsage[constraint].argvIndex = argv_index;
     info->aConstraintUsage[constraint].omit = 1;
   };
+  // The query orders (or groups) by `column` first, ascending.
+  auto orders_by = [&](int column) {
+    return info->nOrderBy >= 1 && !info->aOrderBy[0].desc && info->aOrderBy[0].iColumn == column;
+  };
+  // SQLite charges no sort to a join driven by another virtual table's unordered scan, so a
+  // look-up by the column the query orders by looks cheaper than it is: the rows it feeds are
+  // sorted afterwards, while scanning this table in that order would feed the other table its
+  // look-ups in id order (cheap: urls_cursor.h) and need no sort. The look-up's rows carry
+  // the sort's cost here.
+  const double sorted_rows = per_list * kSortCostPerRow;
   int plan;
   if (src >= 0 && dst >= 0) {
     plan = kPlanArc;
@@ -74,13 +90,19 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
   } else if (key >= 0) {
     plan = kPlanKey;
     use(key, 1);
-    info->estimatedCost = 2 + per_list;
+    info->estimatedCost = 2 + per_list + (orders_by(primary_column) ? sorted_rows : 0);
     info->estimatedRows = static_cast<sqlite3_int64>(per_list);
   } else if (other >= 0) {
     plan = kPlanOther;
     use(other, 1);
-    info->estimatedCost = 3 + per_list;
+    info->estimatedCost = 3 + per_list + (orders_by(other_column) ? sorted_rows : 0);
     info->estimatedRows = static_cast<sqlite3_int64>(per_list);
+  } else if (orders_by(other_column)) {
+    plan = kPlanScanOther;
+    info->idxStr =
+        const_cast<char*>(other_column == kColumnSrc ? "scan in src order" : "scan in dst order");
+    info->estimatedCost = 10 + arcs * kTransposedScanCostPerArc;
+    info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, arcs));
   } else {
     plan = kPlanScan;
     info->estimatedCost = 10 + arcs;
@@ -92,7 +114,9 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
     return !info->aOrderBy[i].desc && info->aOrderBy[i].iColumn == column;
   };
   bool ordered = false;
-  if (plan != kPlanOther && info->nOrderBy == 1) {
+  if (plan == kPlanScanOther) {
+    ordered = info->nOrderBy == 1 || (info->nOrderBy == 2 && term_is(1, primary_column));
+  } else if (plan != kPlanOther && info->nOrderBy == 1) {
     ordered = term_is(0, primary_column) || (plan != kPlanScan && term_is(0, other_column));
   } else if (plan != kPlanOther && info->nOrderBy == 2) {
     ordered = term_is(0, primary_column) && term_is(1, other_column);
@@ -143,13 +167,15 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
   std::optional<uint32_t> first = argc >= 1 ? NodeOf(argv[0]) : std::nullopt;
   switch (idx_num) {
     case kPlanScan:
+    case kPlanScanOther:
       mode_ = Mode::kScan;
-      SetNodeColumn(primary_column);
+      scan_direction_ = idx_num == kPlanScan ? primary_ : other();
+      SetNodeColumn(scan_direction_ == Direction::kOut ? kColumnSrc : kColumnDst);
       scan_limit_ = store_->node_limit();
       // With no change since the last optimize, the codec's own scan (which reuses the lists it
       // decoded instead of following references again) gives every list.
       scanner_ = store_->delta_arcs() == 0 && store_->tombstones() == 0 && urls_ == nullptr
-                     ? store_->base(primary_).Scan()
+                     ? store_->base(scan_direction_).Scan()
                      : nullptr;
       node_ = UINT32_MAX;  // NextScanNode moves to node 0 first
       NextScanNode();
@@ -208,7 +234,7 @@ void LinkCursor::NextScanNode() {
       return;
     }
     if (scanner_ == nullptr) {
-      VisibleList(primary_, node_, &list_);
+      VisibleList(scan_direction_, node_, &list_);
       list = list_;
     }
   } while (list.empty());

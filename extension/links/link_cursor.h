@@ -8,9 +8,13 @@
 //   kPlanOther    other side = ?, from the transpose       A / N + 1       3 + rows
 //   kPlanArc      src = ? and dst = ?                      1               1
 //   kPlanRowid    rowid = ?                                1               1
+//   kPlanScanOther  none: every list of the transpose, in    A               10 + 1.25 A
+//                 other-side order; offered only for ORDER BY other side
 // N is the node count. The constraints a plan uses are omitted (the cursor applies them
 // exactly); kPlanScan, kPlanKey and kPlanArc consume ORDER BY primary, and kPlanKey also
-// ORDER BY primary, other. A value that is not an integer id (NULL, text, a fraction, outside
+// ORDER BY primary, other; kPlanScanOther consumes ORDER BY other [, primary]. A look-up whose
+// column the query orders by also carries the cost of sorting its rows (see PlanLinkQuery).
+// EXPLAIN QUERY PLAN shows kPlanScanOther as "INDEX 5:scan in src order" (or dst). A value that is not an integer id (NULL, text, a fraction, outside
 // 0..2^32−1) matches nothing.
 //
 // Rows of a deleted URL (either side) are skipped; `pos` counts only the rows shown.
@@ -60,7 +64,8 @@ class LinkCursor : public VirtualCursor {
       value = *entry_;
     } else if (column == node_column_) {
       value = node_;
-    } else if (column == kColumnPos && (mode_ == Mode::kScan || mode_ == Mode::kKey)) {
+    } else if (column == kColumnPos &&
+               (mode_ == Mode::kKey || (mode_ == Mode::kScan && scan_direction_ == primary_))) {
       value = entry_ - row_begin_;
     } else {
       return false;
@@ -91,6 +96,8 @@ class LinkCursor : public VirtualCursor {
   const urls::UrlIds* urls_;
   Direction primary_;
   Mode mode_ = Mode::kScan;
+  Direction scan_direction_ = Direction::kOut;  // kScan: the lists scanned, primary_'s or the
+                                                // transpose's
   bool eof_ = true;
   uint32_t node_ = 0;              // the primary node (kScan, kKey, kSingle) or the other (kOther)
   int node_column_ = kColumnSrc;   // the column node_ is

@@ -13,6 +13,11 @@
 namespace crawldb::urls {
 namespace {
 
+// Look-ups by id that follow one another (id, id + 1, …) before the cursor decodes the next
+// ones' whole block instead of one key at a time: two in a row are common in a sorted link list
+// and cost less key by key; longer runs are a scan in id order.
+constexpr int kLookupsBeforeBlock = 3;
+
 // The host pinned by url bounds: every URL text starting with `prefix` has this host when the
 // prefix reads "http[s]://host" followed by '/', ':' or '?'. Lower-cased (stored hosts are).
 std::optional<std::string> HostOfPrefix(std::string_view prefix) {
@@ -46,8 +51,10 @@ std::string CommonPrefix(std::string_view a, std::string_view b) {
 
 void UrlsTable::Cursor::Reopen() {
   eof_ = true;
-  cached_block_ = std::numeric_limits<size_t>::max();  // the store may have changed since
-  url_text_valid_ = false;
+  // The store may have changed since the cursor last ran.
+  cached_block_ = last_lookup_rank_ = std::numeric_limits<size_t>::max();
+  consecutive_lookups_ = 0;
+  text_id_ = 0;
   url_.reset();
 }
 
@@ -195,8 +202,6 @@ absl::Status UrlsTable::Cursor::Filter(int idx_num, const char*, int argc, sqlit
 }
 
 absl::Status UrlsTable::Cursor::Next() {
-  url_text_valid_ = false;
-  url_.reset();
   if (use_list_) {
     while (list_next_ < list_.size()) {
       id_ = list_[list_next_++];
@@ -231,8 +236,12 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
   }
   size_t rank = static_cast<size_t>(id_ - 1);
   size_t block = rank / kKeysPerBlock;
-  if (use_list_ && block != cached_block_) {
-    // A look-up by id: decode just this key.
+  if (use_list_) {
+    consecutive_lookups_ = rank == last_lookup_rank_ + 1 ? consecutive_lookups_ + 1 : 0;
+    last_lookup_rank_ = rank;
+  }
+  if (use_list_ && block != cached_block_ && consecutive_lookups_ < kLookupsBeforeBlock) {
+    // A look-up by id: decode just this key, unless ids keep coming one after another.
     absl::Status status = store().base().Get(rank, &key_);
     if (!status.ok()) return table_->Corrupt(status);
     return std::string_view(key_);
@@ -247,19 +256,22 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
 }
 
 absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
-  if (!url_text_valid_) {
+  if (text_id_ != id_ || text_rewinds_ != store().tail_rewinds()) {
+    url_.reset();
+    text_id_ = 0;
     CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
     if (absl::Status status = identity::UrlTextFromCanonicalKey(key, &url_text_); !status.ok()) {
       return table_->Corrupt(absl::DataLossError(status.message()));
     }
-    url_text_valid_ = true;
+    text_id_ = id_;
+    text_rewinds_ = store().tail_rewinds();
   }
   return std::string_view(url_text_);
 }
 
 absl::StatusOr<const identity::NormalizedUrl*> UrlsTable::Cursor::Url() {
+  CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
   if (!url_.has_value()) {
-    CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
     absl::StatusOr<identity::NormalizedUrl> url =
         identity::NormalizedUrl::FromNormalizedText(std::string(text));
     if (!url.ok()) return table_->Corrupt(absl::DataLossError(url.status().message()));

@@ -93,12 +93,19 @@ class UrlsTable::Cursor : public VirtualCursor {
   size_t extra_next_ = 0;
   size_t tail_ = 0, tail_end_ = 0;
 
+  // An id names one URL for the cursor's whole life (its statement reads one commit) unless a
+  // rollback removes it (UrlStore::tail_rewinds), so what was decoded for one id stays good for
+  // later rows with that id: a join that looks up the same id for each of its links decodes it
+  // once, and look-ups of consecutive ids decode each block once.
   size_t cached_block_ = std::numeric_limits<size_t>::max();
-  BlockKeys block_keys_;  // block cached_block_, decoded, for scans
-  std::string key_;       // the current key when it was looked up alone
-  std::string url_text_;  // the current row's URL text when url_text_valid_
-  bool url_text_valid_ = false;
-  std::optional<identity::NormalizedUrl> url_;  // the current row's URL, once asked for
+  BlockKeys block_keys_;                                          // block cached_block_, decoded
+  size_t last_lookup_rank_ = std::numeric_limits<size_t>::max();  // the last key looked up
+  int consecutive_lookups_ = 0;  // how many look-ups before it were of the rank before theirs
+  std::string key_;              // the current key when it was looked up alone
+  int64_t text_id_ = 0;          // the id whose URL text url_text_ holds (0: none)
+  uint64_t text_rewinds_ = 0;    // store().tail_rewinds() when url_text_ was decoded
+  std::string url_text_;
+  std::optional<identity::NormalizedUrl> url_;  // the URL of id text_id_, once asked for
   identity::NormalizedUrl lookup_url_;          // kPlanUrl's argument, normalised
   std::string lookup_key_;                      // and its key
 };

@@ -11,7 +11,8 @@ Every ORDER BY is total, so the rows compare one for one.
 
 `plan` pins what EXPLAIN QUERY PLAN shows for the crawldb tables, in the order it shows them (an
 IN subquery after the loop that consumes its list): one (alias, kind) per loop, kind "scan" for a
-full scan (idxNum 0) or "index" for a look-up.
+full scan (idxNum 0, or an idxStr that starts with "scan", such as the link tables' scan in
+the other side's order) or "index" for a look-up.
 """
 
 import re
@@ -37,7 +38,7 @@ QUERIES = [
     ("outlinks.src-urls",
      "SELECT u.url, count(*) AS n FROM {out} o JOIN {urls} u ON u.id = o.src "
      "GROUP BY o.src ORDER BY n DESC, u.url LIMIT 10",
-     [("u", "scan"), ("o", "index")]),
+     [("o", "scan"), ("u", "index")]),
     ("urls-outlinks.dst",
      "SELECT u.url, count(*) AS n FROM {urls} u JOIN {out} o ON o.dst = u.id "
      "GROUP BY u.id ORDER BY n DESC, u.url LIMIT 10",
@@ -45,12 +46,12 @@ QUERIES = [
     ("outlinks.dst-urls",
      "SELECT u.url, count(*) AS n FROM {out} o JOIN {urls} u ON u.id = o.dst "
      "GROUP BY o.dst ORDER BY n DESC, u.url LIMIT 10",
-     [("u", "scan"), ("o", "index")]),
+     [("o", "scan"), ("u", "index")]),
     # urls with inlinks, on dst (README's most linked pages) and on src, both FROM orders
     ("inlinks.dst-urls",
      "SELECT u.url, count(*) AS n FROM {in} i JOIN {urls} u ON u.id = i.dst "
      "GROUP BY i.dst ORDER BY n DESC, u.url LIMIT 10",
-     [("u", "scan"), ("i", "index")]),
+     [("i", "scan"), ("u", "index")]),
     ("urls-inlinks.dst",
      "SELECT u.url, count(*) AS n FROM {urls} u JOIN {in} i ON i.dst = u.id "
      "GROUP BY u.id ORDER BY n DESC, u.url LIMIT 10",
@@ -58,7 +59,7 @@ QUERIES = [
     ("inlinks.src-urls",
      "SELECT u.url, count(*) AS n FROM {in} i JOIN {urls} u ON u.id = i.src "
      "GROUP BY i.src ORDER BY n DESC, u.url LIMIT 10",
-     [("u", "scan"), ("i", "index")]),
+     [("i", "scan"), ("u", "index")]),
     ("urls-inlinks.src",
      "SELECT u.url, count(*) AS n FROM {urls} u JOIN {in} i ON i.src = u.id "
      "GROUP BY u.id ORDER BY n DESC, u.url LIMIT 10",
@@ -140,7 +141,7 @@ def pinned_plan(plan):
     return [(crawldb_sql(alias), kind) for alias, kind in plan]
 
 
-LOOP = re.compile(r"^(?:SCAN|SEARCH) (\S+) VIRTUAL TABLE INDEX (\d+):")
+LOOP = re.compile(r"^(?:SCAN|SEARCH) (\S+) VIRTUAL TABLE INDEX (\d+):(.*)$")
 
 
 def crawldb_plan(db, sql, params):
@@ -155,8 +156,8 @@ def crawldb_plan(db, sql, params):
         match = LOOP.match(detail)
         if not match:
             continue
-        alias, index = match.group(1), int(match.group(2))
-        kind = "scan" if index == 0 else "index"
+        alias, index, description = match.group(1), int(match.group(2)), match.group(3)
+        kind = "scan" if index == 0 or description.startswith("scan") else "index"
         loops.append((alias, kind))
         earlier = loops_in_block.get(parent, 0)
         loops_in_block[parent] = earlier + 1

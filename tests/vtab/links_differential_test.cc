@@ -1,6 +1,7 @@
 // Random mixed operations on outlinks / inlinks and, in the same database and transactions, on
 // a plain edges table keyed by URL text (the oracle). Every query's result set must agree.
 // Links are compared through the URLs they join, since optimize renumbers ids.
+#include <array>
 #include <random>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -165,6 +166,19 @@ class LinksDifferential {
               Rows(*db_, oracle_all));
     EXPECT_EQ(One(*db_, "SELECT count(*) FROM outlinks"),
               One(*db_, "SELECT count(*) FROM oracle_links"));
+    // Each table scanned in the other side's order (its transpose's lists), positions included,
+    // is its primary scan sorted that way (`+` keeps the ORDER BY from the table).
+    for (auto [table, other, primary] : {std::array<std::string, 3>{"outlinks", "dst", "src"},
+                                         std::array<std::string, 3>{"inlinks", "src", "dst"}}) {
+      const std::string by_other =
+          "SELECT src, dst, pos FROM " + table + " ORDER BY " + other + ", " + primary;
+      SQLite::Statement plan(*db_, "EXPLAIN QUERY PLAN " + by_other);
+      ASSERT_TRUE(plan.executeStep());
+      EXPECT_EQ(plan.getColumn(3).getString(),
+                "SCAN " + table + " VIRTUAL TABLE INDEX 5:scan in " + other + " order");
+      EXPECT_EQ(Rows(*db_, by_other), Rows(*db_, "SELECT src, dst, pos FROM " + table +
+                                                     " ORDER BY +" + other + ", +" + primary));
+    }
     // One list each way, with positions: ids order the list.
     const std::string& url = AnyUrl();
     SQLite::Statement ours(*db_,
