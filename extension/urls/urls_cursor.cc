@@ -47,6 +47,21 @@ std::string CommonPrefix(std::string_view a, std::string_view b) {
   return std::string(a.substr(0, n));
 }
 
+// Where the path of a URL text starting with `prefix` begins, and the mark of its keys, when
+// the prefix reads "http[s]://host/" (a default port: keys are host-key mark path, canonical_key.h)
+// with `host` the host HostOfPrefix found; nullopt otherwise (an explicit port, or a prefix that
+// ends within the host or its port).
+struct PathStart {
+  size_t offset;
+  char mark;
+};
+std::optional<PathStart> PathStartOf(std::string_view prefix, std::string_view host) {
+  const bool https = prefix.size() > 4 && (prefix[4] == 's' || prefix[4] == 'S');
+  const size_t host_end = (https ? 8 : 7) + host.size();
+  if (prefix.size() <= host_end || prefix[host_end] != '/') return std::nullopt;
+  return PathStart{host_end + 1, https ? identity::kKeyMarkHttps : identity::kKeyMarkHttp};
+}
+
 }  // namespace
 
 void UrlsTable::Cursor::Reopen() {
@@ -77,8 +92,10 @@ absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
   std::string host_key =
       identity::CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
   // Every URL of the host: [key "(", key ",") (canonical_key.h).
-  std::string low = host_key + identity::kKeyMarkHttp;
-  std::string high = host_key + identity::kHostKeySeparator;
+  return FilterKeys(host_key + identity::kKeyMarkHttp, host_key + identity::kHostKeySeparator);
+}
+
+absl::Status UrlsTable::Cursor::FilterKeys(const std::string& low, const std::string& high) {
   absl::StatusOr<size_t> begin = store().base().LowerBound(low);
   if (!begin.ok()) return table_->Corrupt(begin.status());
   absl::StatusOr<size_t> end = store().base().LowerBound(high);
@@ -105,6 +122,20 @@ absl::Status UrlsTable::Cursor::FilterUrlBounds(int idx_num, int argc, sqlite3_v
   if (!host.has_value()) {
     Everything();
     return absl::OkStatus();
+  }
+  if ((idx_num & kPlanMask) == kPlanUrlRange) {
+    // Both bounds in one host and scheme with its default port: within it, key order is text
+    // order, so the keys from the lower bound's to the upper bound's hold every URL between
+    // them (SQLite checks the bounds' strictness on each row).
+    const std::string_view lower = TextOfValue(argv[0]), upper = TextOfValue(argv[1]);
+    std::optional<PathStart> path = PathStartOf(CommonPrefix(lower, upper), *host);
+    if (path.has_value()) {
+      std::string host_key = identity::CanonicalHostKey(*host) + path->mark;
+      std::string low = host_key + std::string(lower.substr(path->offset));
+      // Past every key that starts with the upper bound's: keys are printable ASCII.
+      std::string high = host_key + std::string(upper.substr(path->offset)) + '\x7f';
+      return FilterKeys(low, high);
+    }
   }
   return FilterHost(*host);
 }

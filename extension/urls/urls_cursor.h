@@ -36,7 +36,9 @@ enum Column { kColumnId, kColumnUrl, kColumnHost, kColumnFp, kColumnCommand };
 //   kPlanUrlRange    url >= / > and < / <= (lower, upper)   N / 50      5 + rows
 //   kPlanIdRange     id/rowid >, >=, <, <= (lower, upper)   N / 4       5 + rows (N / 16 with both)
 // url ranges and patterns are not omitted: the cursor narrows the candidates to one host's keys
-// when the bounds pin a host (see HostOfPrefix) and SQLite checks each row. The cheapest plan
+// when the bounds pin a host (see HostOfPrefix), and a range to the keys between its bounds
+// when both are in one host with its default port (key order is text order there); SQLite
+// checks each row. The cheapest plan
 // whose constraints are usable wins; ORDER BY id is consumed by kPlanScan, kPlanId and
 // kPlanIdRange.
 enum Plan {
@@ -76,6 +78,8 @@ class UrlsTable::Cursor : public VirtualCursor {
   void Reset();
   void Everything();
   absl::Status FilterHost(std::string_view host);
+  // The ids whose keys are in [low, high), both within one host's keys.
+  absl::Status FilterKeys(const std::string& low, const std::string& high);
   absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
   absl::StatusOr<std::string_view> Key();
   absl::StatusOr<std::string_view> UrlText();

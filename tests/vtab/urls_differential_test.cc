@@ -202,6 +202,23 @@ class Differential {
                              Escape(upper) + "' ORDER BY url"),
               Rows(*db_, "SELECT url FROM oracle WHERE url >= '" + Escape(prefix) +
                              "' AND url < '" + Escape(upper) + "' ORDER BY url"));
+    // Ranges inside one host's paths, which the cursor narrows to the keys between the bounds:
+    // from a URL cut short to it or another URL of the host, the upper bound's last byte
+    // sometimes raised; each bound strict or not.
+    std::string lower = normalized.substr(
+        0, prefix.size() + static_cast<size_t>(Pick(normalized.size() - prefix.size() + 1)));
+    std::vector<std::string> host_urls =
+        Rows(*db_, "SELECT url FROM oracle WHERE url_host(url) = '" + Escape(host) + "'");
+    host_urls.push_back(normalized);  // which may not be stored
+    std::string high = host_urls[static_cast<size_t>(Pick(static_cast<int>(host_urls.size())))];
+    if (Pick(2) == 0) high.back() = static_cast<char>(high.back() + 1);
+    const char* low_op = Pick(2) == 0 ? ">=" : ">";
+    const char* high_op = Pick(2) == 0 ? "<=" : "<";
+    const std::string bounds = std::string(" WHERE url ") + low_op + " '" + Escape(lower) +
+                               "' AND url " + high_op + " '" + Escape(high) + "' ORDER BY url";
+    EXPECT_EQ(Rows(*db_, "SELECT url FROM urls" + bounds),
+              Rows(*db_, "SELECT url FROM oracle" + bounds))
+        << bounds;
   }
 
   static std::string Escape(const std::string& text) {
