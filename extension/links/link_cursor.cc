@@ -210,7 +210,7 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
         dst = static_cast<uint32_t>(key);
       }
       if (!src.has_value() || !dst.has_value() || Deleted(*src) || Deleted(*dst) ||
-          !store_->Contains(*src, *dst)) {
+          !ArcPresent(*src, *dst)) {
         return absl::OkStatus();
       }
       node_ = primary_ == Direction::kOut ? *src : *dst;
@@ -223,6 +223,33 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
   }
   eof_ = row_begin_ == row_end_;
   return absl::OkStatus();
+}
+
+bool LinkCursor::ArcPresent(uint32_t src, uint32_t dst) {
+  if (probe_version_ != store_->version()) {
+    probe_version_ = store_->version();
+    probed_ = Probed::kNone;
+  }
+  // A join probing this table from a scan of another keeps one end for a run of probes (the
+  // scanned list's node): once two probes in a row share an end, that end's whole list is
+  // decoded and kept for the probes that follow (the caller checks that both ends are live).
+  if (probed_ == Probed::kNone || (probed_ == Probed::kSrc && probed_node_ != src) ||
+      (probed_ == Probed::kDst && probed_node_ != dst)) {
+    probed_ = Probed::kNone;
+    if (src == last_probe_.src) {
+      probed_ = Probed::kSrc;
+      probed_node_ = src;
+      store_->List(Direction::kOut, src, &probed_list_);
+    } else if (dst == last_probe_.dst) {
+      probed_ = Probed::kDst;
+      probed_node_ = dst;
+      store_->List(Direction::kIn, dst, &probed_list_);
+    }
+  }
+  last_probe_ = {src, dst};
+  if (probed_ == Probed::kNone) return store_->Contains(src, dst);
+  return std::binary_search(probed_list_.begin(), probed_list_.end(),
+                            probed_ == Probed::kSrc ? dst : src);
 }
 
 void LinkCursor::NextScanNode() {

@@ -6,7 +6,8 @@
 //   kPlanScan     none: every list in primary order        A (arcs)        10 + A
 //   kPlanKey      primary = ? (IN too: one xFilter each)   A / N + 1       2 + rows
 //   kPlanOther    other side = ?, from the transpose       A / N + 1       3 + rows
-//   kPlanArc      src = ? and dst = ?                      1               1
+//   kPlanArc      src = ? and dst = ?                      1               1 (a run of probes
+//                 sharing one end decodes that end's list once)
 //   kPlanRowid    rowid = ?                                1               1
 //   kPlanScanOther  none: every list of the transpose, in    A               10 + 1.25 A
 //                 other-side order; offered only for ORDER BY other side
@@ -14,8 +15,8 @@
 // exactly); kPlanScan, kPlanKey and kPlanArc consume ORDER BY primary, and kPlanKey also
 // ORDER BY primary, other; kPlanScanOther consumes ORDER BY other [, primary]. A look-up whose
 // column the query orders by also carries the cost of sorting its rows (see PlanLinkQuery).
-// EXPLAIN QUERY PLAN shows kPlanScanOther as "INDEX 5:scan in src order" (or dst). A value that is not an integer id (NULL, text, a fraction, outside
-// 0..2^32−1) matches nothing.
+// EXPLAIN QUERY PLAN shows kPlanScanOther as "INDEX 5:scan in src order" (or dst). A value that
+// is not an integer id (NULL, text, a fraction, outside 0..2^32−1) matches nothing.
 //
 // Rows of a deleted URL (either side) are skipped; `pos` counts only the rows shown.
 #pragma once
@@ -86,6 +87,8 @@ class LinkCursor : public VirtualCursor {
   void SetNodeColumn(int column);
   // Moves to the next scanned node with a non-empty list; eof after the last.
   void NextScanNode();
+  // Whether the store holds the arc (both ends live), for kPlanArc and kPlanRowid.
+  bool ArcPresent(uint32_t src, uint32_t dst);
   // The current row's ends.
   uint32_t src() const { return node_column_ == kColumnSrc ? node_ : *entry_; }
   uint32_t dst() const { return node_column_ == kColumnDst ? node_ : *entry_; }
@@ -111,6 +114,18 @@ class LinkCursor : public VirtualCursor {
   std::unique_ptr<codecs::ListScanner> scanner_;  // kScan over an unchanged base
   uint32_t scan_limit_ = 0;
   mutable std::vector<uint32_t> scratch_;
+  // ArcPresent's last probe, and the list it keeps: src's out-list or dst's in-list, decoded
+  // at store version probe_version_.
+  enum class Probed { kNone, kSrc, kDst };
+  struct Arc {
+    uint32_t src = UINT32_MAX;
+    uint32_t dst = UINT32_MAX;
+  };
+  Arc last_probe_;
+  Probed probed_ = Probed::kNone;
+  uint32_t probed_node_ = 0;
+  std::vector<uint32_t> probed_list_;
+  uint64_t probe_version_ = 0;
 };
 
 }  // namespace crawldb::links

@@ -51,6 +51,7 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
   delta_arcs_ = 0;
   arc_count_ = out_->arc_count();
   undo_.clear();
+  ++version_;
 }
 
 uint32_t LinkStore::node_limit() const { return std::max(out_->size(), delta_limit_); }
@@ -120,6 +121,7 @@ void LinkStore::ApplyAdd(uint32_t src, uint32_t dst) {
     ++delta_arcs_;
   }
   ++arc_count_;
+  ++version_;
 }
 
 void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
@@ -132,6 +134,7 @@ void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
     tombstones_.insert(ArcKey(src, dst));
   }
   --arc_count_;
+  ++version_;
 }
 
 bool LinkStore::Add(uint32_t src, uint32_t dst) {

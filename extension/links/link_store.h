@@ -65,6 +65,9 @@ class LinkStore {
   uint32_t node_limit() const;
   // Arcs in the current graph.
   uint64_t arc_count() const { return arc_count_; }
+  // Moves on every change (an arc added or removed, a new base): lists decoded at one version
+  // are the store's lists while it stays.
+  uint64_t version() const { return version_; }
   const codecs::EncodedGraph& base(Direction direction) const {
     return direction == Direction::kOut ? *out_ : *in_;
   }
@@ -113,6 +116,7 @@ class LinkStore {
   uint32_t delta_limit_ = 0;                  // 1 + the largest node id in the delta
   size_t delta_arcs_ = 0;
   uint64_t arc_count_ = 0;
+  uint64_t version_ = 0;
   std::vector<LinkChange> undo_;
   mutable std::vector<uint32_t> scratch_;
 };

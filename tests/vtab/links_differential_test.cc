@@ -166,6 +166,17 @@ class LinksDifferential {
               Rows(*db_, oracle_all));
     EXPECT_EQ(One(*db_, "SELECT count(*) FROM outlinks"),
               One(*db_, "SELECT count(*) FROM oracle_links"));
+    // Reciprocal links, each probed as an arc (src = ? AND dst = ?) from a scan.
+    const std::string oracle_reciprocal =
+        "SELECT a.src, a.dst FROM oracle_links a JOIN oracle_links b ON b.src = a.dst AND "
+        "b.dst = a.src ORDER BY 1, 2";
+    for (const char* probed : {"outlinks", "inlinks"}) {
+      EXPECT_EQ(Rows(*db_, std::string("SELECT x.url, y.url FROM outlinks a JOIN ") + probed +
+                               " b ON b.src = a.dst AND b.dst = a.src JOIN urls x ON x.id = "
+                               "a.src JOIN urls y ON y.id = a.dst ORDER BY 1, 2"),
+                Rows(*db_, oracle_reciprocal))
+          << probed;
+    }
     // Each table scanned in the other side's order (its transpose's lists), positions included,
     // is its primary scan sorted that way (`+` keeps the ORDER BY from the table).
     for (auto [table, other, primary] : {std::array<std::string, 3>{"outlinks", "dst", "src"},
