@@ -129,7 +129,11 @@ bool LinksTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShad
 
 urls::UrlIds* LinksTable::Urls() const {
   if (connection() == nullptr) return nullptr;
-  return connection()->FindAs<urls::UrlIds>(schema(), urls_name_);
+  if (urls_version_ != connection()->registry_version()) {
+    urls_ = connection()->FindAs<urls::UrlIds>(schema(), urls_name_);
+    urls_version_ = connection()->registry_version();
+  }
+  return urls_;
 }
 
 absl::StatusOr<urls::UrlIds*> LinksTable::ConnectUrls() {

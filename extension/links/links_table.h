@@ -114,6 +114,10 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   absl::Status WriteGraph(const std::vector<std::vector<uint8_t>>& parts);
 
   std::string urls_name_;
+  // Urls()'s answer while the connection's registry_version() stays at urls_version_: a
+  // cursor is opened per outer row of a correlated subquery, and each open asks.
+  mutable urls::UrlIds* urls_ = nullptr;
+  mutable uint64_t urls_version_ = UINT64_MAX;
   std::string codec_;
   LinkStore store_;
   std::string log_scratch_;  // a <t>_log row's changes, decompressed
