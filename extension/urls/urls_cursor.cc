@@ -70,7 +70,6 @@ void UrlsTable::Cursor::Reopen() {
   cached_block_ = last_lookup_rank_ = std::numeric_limits<size_t>::max();
   consecutive_lookups_ = 0;
   text_id_ = 0;
-  url_.reset();
 }
 
 void UrlsTable::Cursor::Reset() {
@@ -288,7 +287,6 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
 
 absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
   if (text_id_ != id_ || text_rewinds_ != store().tail_rewinds()) {
-    url_.reset();
     text_id_ = 0;
     CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
     if (absl::Status status = identity::UrlTextFromCanonicalKey(key, &url_text_); !status.ok()) {
@@ -300,43 +298,27 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
   return std::string_view(url_text_);
 }
 
-absl::StatusOr<const identity::NormalizedUrl*> UrlsTable::Cursor::Url() {
-  CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
-  if (!url_.has_value()) {
-    absl::StatusOr<identity::NormalizedUrl> url =
-        identity::NormalizedUrl::FromNormalizedText(std::string(text));
-    if (!url.ok()) return table_->Corrupt(absl::DataLossError(url.status().message()));
-    url_ = std::move(*url);
-  }
-  return &*url_;
-}
-
 absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
-  switch (column) {
-    case kColumnId:
-      sqlite3_result_int64(context, id_);
-      return absl::OkStatus();
-    case kColumnCommand:
-      sqlite3_result_null(context);
-      return absl::OkStatus();
-    case kColumnUrl: {
-      CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
-      sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-      return absl::OkStatus();
-    }
-    default:
-      break;
+  if (column == kColumnId) {
+    sqlite3_result_int64(context, id_);
+    return absl::OkStatus();
   }
-  CRAWLDB_ASSIGN_OR_RETURN(const identity::NormalizedUrl* url, Url());
-  std::string_view text = column == kColumnUrl    ? std::string_view(url->text())
-                          : column == kColumnHost ? url->host()
-                                                  : std::string_view();
+  if (column == kColumnCommand) {
+    sqlite3_result_null(context);
+    return absl::OkStatus();
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
   if (column == kColumnFp) {
-    sqlite3_result_int64(context,
-                         identity::FingerprintToSql(identity::UrlFingerprint(url->text())));
-  } else {
-    sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+    sqlite3_result_int64(context, identity::FingerprintToSql(identity::UrlFingerprint(text)));
+    return absl::OkStatus();
   }
+  if (column == kColumnHost) {
+    text = identity::UrlHost(text);
+    if (text.empty()) {
+      return table_->Corrupt(absl::DataLossError(absl::StrCat("urls: id ", id_, " has no host")));
+    }
+  }
+  sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   return absl::OkStatus();
 }
 

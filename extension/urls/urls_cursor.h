@@ -83,7 +83,6 @@ class UrlsTable::Cursor : public VirtualCursor {
   absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
   absl::StatusOr<std::string_view> Key();
   absl::StatusOr<std::string_view> UrlText();
-  absl::StatusOr<const identity::NormalizedUrl*> Url();
 
   UrlsTable* table_;
   bool eof_ = true;
@@ -109,9 +108,8 @@ class UrlsTable::Cursor : public VirtualCursor {
   int64_t text_id_ = 0;          // the id whose URL text url_text_ holds (0: none)
   uint64_t text_rewinds_ = 0;    // store().tail_rewinds() when url_text_ was decoded
   std::string url_text_;
-  std::optional<identity::NormalizedUrl> url_;  // the URL of id text_id_, once asked for
-  identity::NormalizedUrl lookup_url_;          // kPlanUrl's argument, normalised
-  std::string lookup_key_;                      // and its key
+  identity::NormalizedUrl lookup_url_;  // kPlanUrl's argument, normalised
+  std::string lookup_key_;              // and its key
 };
 
 }  // namespace crawldb::urls
