@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/strings/str_cat.h"
 #include "extension/urls/url_ids.h"
 
 namespace crawldb::links {
 namespace {
 
 enum Plan { kPlanScan, kPlanKey, kPlanOther, kPlanArc, kPlanRowid, kPlanScanOther };
+constexpr int kPlanMask = 0xff;
+// With kPlanKey or kPlanOther: the statement uses no column but the looked-up one.
+constexpr int kLookedUpColumnOnly = 0x100;
 constexpr int kColumnSrc = LinkCursor::kColumnSrc;
 constexpr int kColumnDst = LinkCursor::kColumnDst;
 constexpr int kColumnPos = LinkCursor::kColumnPos;
@@ -109,6 +113,13 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
     info->estimatedRows = static_cast<sqlite3_int64>(std::max(1.0, arcs));
   }
   info->idxNum = plan;
+  // A statement that uses no column of the look-up's rows but the one it looks up (EXISTS,
+  // count(*) per node) needs their number, not their values.
+  const int looked_up = plan == kPlanKey ? primary_column : other_column;
+  if ((plan == kPlanKey || plan == kPlanOther) &&
+      (info->colUsed & ~(sqlite3_uint64{1} << looked_up)) == 0) {
+    info->idxNum |= kLookedUpColumnOnly;
+  }
   // Rows come in primary order, each list in other-side order.
   auto term_is = [&](int i, int column) {
     return !info->aOrderBy[i].desc && info->aOrderBy[i].iColumn == column;
@@ -164,8 +175,9 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
   SetRow({});
   scanner_ = nullptr;
   const int primary_column = PrimaryColumn(primary_);
+  pending_rows_ = 0;
   std::optional<uint32_t> first = argc >= 1 ? NodeOf(argv[0]) : std::nullopt;
-  switch (idx_num) {
+  switch (idx_num & kPlanMask) {
     case kPlanScan:
     case kPlanScanOther:
       mode_ = Mode::kScan;
@@ -181,21 +193,24 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
       NextScanNode();
       return absl::OkStatus();
     case kPlanKey:
-      mode_ = Mode::kKey;
-      SetNodeColumn(primary_column);
+    case kPlanOther: {
+      const bool key = (idx_num & kPlanMask) == kPlanKey;
+      mode_ = key ? Mode::kKey : Mode::kOther;
+      list_direction_ = key ? primary_ : other();
+      SetNodeColumn(list_direction_ == Direction::kOut ? kColumnSrc : kColumnDst);
       if (!first.has_value()) return absl::OkStatus();
       node_ = *first;
-      VisibleList(primary_, node_, &list_);
+      if ((idx_num & kLookedUpColumnOnly) && urls_ == nullptr) {
+        if (std::optional<uint32_t> degree = store_->Degree(list_direction_, node_)) {
+          pending_rows_ = list_rows_ = *degree;
+          eof_ = pending_rows_ == 0;
+          return absl::OkStatus();
+        }
+      }
+      VisibleList(list_direction_, node_, &list_);
       SetRow(list_);
       break;
-    case kPlanOther:
-      mode_ = Mode::kOther;
-      SetNodeColumn(primary_column == kColumnSrc ? kColumnDst : kColumnSrc);
-      if (!first.has_value()) return absl::OkStatus();
-      node_ = *first;
-      VisibleList(other(), node_, &list_);
-      SetRow(list_);
-      break;
+    }
     case kPlanArc:
     case kPlanRowid: {
       mode_ = Mode::kSingle;
@@ -219,7 +234,7 @@ absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_valu
       break;
     }
     default:
-      return absl::InternalError("links: unknown plan");
+      return absl::InternalError(absl::StrCat("links: unknown plan ", idx_num));
   }
   eof_ = row_begin_ == row_end_;
   return absl::OkStatus();
@@ -269,8 +284,19 @@ void LinkCursor::NextScanNode() {
   eof_ = false;
 }
 
+void LinkCursor::DecodePending() {
+  const size_t row = list_rows_ - pending_rows_;
+  pending_rows_ = 0;
+  VisibleList(list_direction_, node_, &list_);
+  SetRow(list_);
+  entry_ = row_begin_ + std::min(row, list_.size());
+  eof_ = entry_ == row_end_;
+}
+
 absl::Status LinkCursor::Next() {
-  if (row_end_ - entry_ > 1) {
+  if (pending_rows_ != 0) {
+    eof_ = --pending_rows_ == 0;
+  } else if (row_end_ - entry_ > 1) {
     ++entry_;
   } else if (mode_ == Mode::kScan) {
     NextScanNode();
@@ -281,6 +307,7 @@ absl::Status LinkCursor::Next() {
 }
 
 absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
+  if (pending_rows_ != 0) DecodePending();  // a column the plan did not expect
   if (TryColumnFast(context, column)) return absl::OkStatus();
   if (column == kColumnPos) {
     // The row's place in its primary node's list, which this plan did not decode.
@@ -296,6 +323,7 @@ absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
 }
 
 absl::StatusOr<sqlite3_int64> LinkCursor::Rowid() {
+  if (pending_rows_ != 0) DecodePending();
   return static_cast<sqlite3_int64>(uint64_t{src()} << 32 | dst());
 }
 

@@ -13,7 +13,10 @@
 //                 other-side order; offered only for ORDER BY other side
 // N is the node count. The constraints a plan uses are omitted (the cursor applies them
 // exactly); kPlanScan, kPlanKey and kPlanArc consume ORDER BY primary, and kPlanKey also
-// ORDER BY primary, other; kPlanScanOther consumes ORDER BY other [, primary]. A look-up whose
+// ORDER BY primary, other; kPlanScanOther consumes ORDER BY other [, primary]. When a
+// statement uses no column of a look-up's rows but the looked-up one (EXISTS, count(*)), the
+// cursor counts the list instead of decoding it (idxNum flag 0x100), unless the table holds
+// removed base arcs or deleted URLs; a column asked for anyway decodes it. A look-up whose
 // column the query orders by also carries the cost of sorting its rows (see PlanLinkQuery).
 // EXPLAIN QUERY PLAN shows kPlanScanOther as "INDEX 5:scan in src order" (or dst). A value that
 // is not an integer id (NULL, text, a fraction, outside 0..2^32−1) matches nothing.
@@ -61,6 +64,7 @@ class LinkCursor : public VirtualCursor {
   }
   bool TryColumnFast(sqlite3_context* context, int column) noexcept {
     sqlite3_int64 value;
+    if (pending_rows_ != 0 && column != node_column_) return false;
     if (column == entry_column_) {
       value = *entry_;
     } else if (column == node_column_) {
@@ -89,6 +93,8 @@ class LinkCursor : public VirtualCursor {
   void NextScanNode();
   // Whether the store holds the arc (both ends live), for kPlanArc and kPlanRowid.
   bool ArcPresent(uint32_t src, uint32_t dst);
+  // Decodes the list a look-up counted (pending_rows_ > 0) and moves to its current row.
+  void DecodePending();
   // The current row's ends.
   uint32_t src() const { return node_column_ == kColumnSrc ? node_ : *entry_; }
   uint32_t dst() const { return node_column_ == kColumnDst ? node_ : *entry_; }
@@ -106,6 +112,12 @@ class LinkCursor : public VirtualCursor {
   int node_column_ = kColumnSrc;   // the column node_ is
   int entry_column_ = kColumnDst;  // the column the list's entries are
   std::vector<uint32_t> list_;     // the current list, when the cursor decoded it
+  // kKey and kOther: the direction of node_'s list. When the plan needs only the rows' number
+  // (kLookedUpColumnOnly) the list stays undecoded: list_rows_ rows, pending_rows_ of them left
+  // (0 once decoded).
+  Direction list_direction_ = Direction::kOut;
+  size_t list_rows_ = 0;
+  size_t pending_rows_ = 0;
   // The current list (list_'s or the scanner's) and the row's entry in it; all null or equal
   // when there is no list.
   const uint32_t* row_begin_ = nullptr;

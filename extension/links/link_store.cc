@@ -83,6 +83,15 @@ void LinkStore::List(Direction direction, uint32_t node, std::vector<uint32_t>* 
   }
 }
 
+std::optional<uint32_t> LinkStore::Degree(Direction direction, uint32_t node) const {
+  if (!tombstones_.empty()) return std::nullopt;
+  const codecs::EncodedGraph& graph = base(direction);
+  const std::vector<uint32_t>* added =
+      (direction == Direction::kOut ? delta_out_ : delta_in_).Find(node);
+  return (node < graph.size() ? graph.Degree(node) : 0) +
+         (added == nullptr ? 0 : static_cast<uint32_t>(added->size()));
+}
+
 bool LinkStore::InBase(uint32_t src, uint32_t dst) const {
   if (src >= out_->size() || dst >= out_->size()) return false;
   // The shorter of the two lists that would hold the arc.

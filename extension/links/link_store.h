@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -52,6 +53,9 @@ class LinkStore {
   // The current list of `node` in `direction`, sorted, into *list (replaced).
   void List(Direction direction, uint32_t node, std::vector<uint32_t>* list) const;
   bool Contains(uint32_t src, uint32_t dst) const;
+  // The length of that list without decoding it where the codec allows; nullopt while removed
+  // base arcs are pending (decode the list then).
+  std::optional<uint32_t> Degree(Direction direction, uint32_t node) const;
 
   // Changes; each returns false (and changes nothing) when there is nothing to do: the arc is
   // already there / not there.
