@@ -276,6 +276,10 @@ class Campaign:
                 db.executemany("INSERT OR IGNORE INTO m_links VALUES (?, ?)", expected)
             db.execute("DELETE FROM pending WHERE n = ?", (n,))
             db.execute("COMMIT")
+            for suffix in (".links", ".arcs"):
+                path = os.path.join(self.folder, f"import{n}{suffix}")
+                if os.path.exists(path):
+                    os.remove(path)
             self.imports_resolved["present" if present else "absent"] += 1
 
     def compare(self, what, found, mirror):
