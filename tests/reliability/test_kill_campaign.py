@@ -16,8 +16,9 @@ KILLS = int(os.environ.get("CRAWLDB_KILL_CAMPAIGN_KILLS", "50"))
 class KillCampaignTest(unittest.TestCase):
     def test_kills_lose_nothing(self):
         if KILLS == 0:
-            self.skipTest("the kill campaign runs in the release build alone (CI's sanitized half "
-                          "has no time for it); run scripts/kill_campaign.sh for the full form")
+            self.skipTest("the kill campaign runs in the release build alone (the sanitized "
+                          "half of CI has no time for it); run scripts/kill_campaign.sh for the "
+                          "full form")
         result = subprocess.run(
             [sys.executable, os.path.join(HERE, "kill_campaign.py"), str(KILLS),
              "--extension", os.environ["CRAWLDB_EXTENSION"]],
