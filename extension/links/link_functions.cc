@@ -95,6 +95,9 @@ absl::Status ImportArcs(sqlite3_context* context, int, sqlite3_value** argv) {
   return absl::OkStatus();
 }
 
+absl::Status ImportLinksFile(sqlite3_context* context, const LinksFile& file, int64_t threshold,
+                             LinksTable* links, urls::UrlIds* urls);
+
 absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kFunction = "crawldb_import_links";
   CRAWLDB_ASSIGN_OR_RETURN(std::string path, PathArgument(argv[0], kFunction));
@@ -115,6 +118,32 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   }
   absl::StatusOr<LinksFile> file = ReadLinksFile(path);
   if (!file.ok()) return FileError(kFunction, path, file.status());
+  // One transaction for the whole import. Outside a transaction (where it runs: it is refused
+  // inside one) each statement below would commit on its own as soon as it ended, since the
+  // calling SELECT only reads: one commit per URL, and a crash between two would keep some of
+  // the file's URLs and none of its links.
+  sqlite3* db = sqlite3_context_db_handle(context);
+  CRAWLDB_RETURN_IF_ERROR(ExecSql(db, "SAVEPOINT crawldb_import_links", kFunction));
+  absl::Status status = ImportLinksFile(context, *file, threshold, links, urls);
+  if (!status.ok()) {
+    // The import's error is the one to report; undoing what it wrote cannot fail but on I/O.
+    ExecSql(db, "ROLLBACK TO crawldb_import_links; RELEASE crawldb_import_links", kFunction)
+        .IgnoreError();
+    return status;
+  }
+  absl::Status released = ExecSql(db, "RELEASE crawldb_import_links", kFunction);
+  // A commit that failed (SQLITE_BUSY in rollback-journal mode, a commit hook) may leave the
+  // transaction open: end it, so that the caller is not left inside one it never began.
+  if (!released.ok() && !sqlite3_get_autocommit(db))
+    ExecSql(db, "ROLLBACK", kFunction).IgnoreError();
+  return released;
+}
+
+// crawldb_import_links' work, in its transaction: inserts the kept URLs of `file` into `urls`,
+// imports its links into `links` and sets the function's result.
+absl::Status ImportLinksFile(sqlite3_context* context, const LinksFile& file, int64_t threshold,
+                             LinksTable* links, urls::UrlIds* urls) {
+  constexpr absl::string_view kFunction = "crawldb_import_links";
 
   // Normalise every URL once; count, for each destination, the records that link to it.
   uint64_t invalid = 0;
@@ -131,7 +160,7 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   };
   absl::flat_hash_map<std::string, int64_t> linked_by;
   absl::flat_hash_set<std::string> sources;
-  for (const LinksRecord& record : file->records) {
+  for (const LinksRecord& record : file.records) {
     const std::optional<std::string>& source = normalize(record.source);
     if (!source.has_value()) continue;
     sources.insert(*source);
@@ -176,7 +205,7 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
   };
   std::vector<codecs::Arc> arcs;
   uint64_t links_read = 0;
-  for (const LinksRecord& record : file->records) {
+  for (const LinksRecord& record : file.records) {
     const std::optional<std::string>& source = normalized[record.source];
     if (!source.has_value()) continue;
     CRAWLDB_ASSIGN_OR_RETURN(std::optional<uint32_t> src, id(*source));
@@ -195,7 +224,7 @@ absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** arg
              absl::StrFormat("{\"lines\":%d,\"records\":%d,\"superseded\":%d,\"urls\":%d,"
                              "\"invalid_urls\":%d,\"dropped_urls\":%d,\"links_read\":%d,"
                              "\"links\":%d}",
-                             file->lines, file->records.size(), file->superseded, id_of.size(),
+                             file.lines, file.records.size(), file.superseded, id_of.size(),
                              invalid, dropped, links_read, links->store().arc_count()));
   return absl::OkStatus();
 }

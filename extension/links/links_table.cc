@@ -283,7 +283,13 @@ absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_val
 absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) {
   const char* text = reinterpret_cast<const char*>(sqlite3_value_text(command));
   absl::string_view name = text == nullptr ? "" : text;
-  if (name == "optimize") return Rewrite(store_.Arcs());
+  if (name == "optimize") {
+    if (!sqlite3_get_autocommit(db())) {
+      return UserError(kLinksModule, "optimize and import cannot run inside a transaction",
+                       "COMMIT first");
+    }
+    return Rewrite(store_.Arcs());
+  }
   if (name == "import") {
     auto* arcs =
         static_cast<std::vector<codecs::Arc>*>(sqlite3_value_pointer(arg, kArcsPointerType));
@@ -292,6 +298,8 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
                        "'import' is run by crawldb_import_arcs and crawldb_import_links",
                        "call one of those functions");
     }
+    // The import functions refuse to run inside a user's transaction, then open their own so
+    // that the URLs crawldb_import_links inserts commit with the links (link_functions.cc).
     std::vector<codecs::Arc> all = store_.Arcs();
     all.insert(all.end(), arcs->begin(), arcs->end());
     return Rewrite(std::move(all));
@@ -301,10 +309,6 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
 }
 
 absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
-  if (!sqlite3_get_autocommit(db())) {
-    return UserError(kLinksModule, "optimize and import cannot run inside a transaction",
-                     "COMMIT first");
-  }
   // Whatever happens next, the shadow tables are the truth; a failure rolls them back and the
   // store is reloaded from them.
   sync().RequireReload();

@@ -464,6 +464,50 @@ TEST(LinksImport, ThresholdDropsRarelyLinkedDestinations) {
               "crawldb_import_links: threshold must be an integer ≥ 1");
 }
 
+// crawldb_import_links runs outside a transaction; its URLs and its links are one commit, so that
+// a crash leaves all of the file or none of it (it used to commit each URL on its own: one
+// commit per URL, and a SIGKILL mid-import kept a few URLs and no links, issue 15's kill
+// campaign). A commit hook counts the commits, then vetoes the import's one commit.
+TEST(LinksImport, LinksFileIsOneTransaction) {
+  std::string text;
+  for (int i = 0; i < 20; ++i) {
+    text += "http://a.example/" + std::to_string(i) + "\n  http://b.example/" + std::to_string(i) +
+            "\n  http://a.example/" + std::to_string((i + 1) % 20) + "\n";
+  }
+  std::string path = WriteTempFile("one_commit_links", text);
+  SQLite::Database db = LoadedDb(TempDbPath("import_one_commit"));
+  db.exec(kSchema);
+  int commits = 0;
+  bool veto = true;
+  struct Hook {
+    int* commits;
+    bool* veto;
+  } counter{&commits, &veto};
+  sqlite3_commit_hook(
+      db.getHandle(),
+      [](void* data) {
+        auto* hook = static_cast<Hook*>(data);
+        ++*hook->commits;
+        return *hook->veto ? 1 : 0;
+      },
+      &counter);
+  ExpectError(db, "SELECT crawldb_import_links('" + path + "')", SQLITE_CONSTRAINT_COMMITHOOK,
+              "crawldb_import_links: constraint failed");
+  EXPECT_EQ(commits, 1);
+  EXPECT_TRUE(db.getHandle() != nullptr && sqlite3_get_autocommit(db.getHandle()));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM outlinks"), "0");
+  veto = false;
+  commits = 0;
+  std::string result = One(db, "SELECT crawldb_import_links('" + path + "')");
+  EXPECT_NE(result.find("\"urls\":40,"), std::string::npos) << result;
+  EXPECT_EQ(commits, 1);
+  EXPECT_EQ(One(db, "SELECT count(*) FROM urls"), "40");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM outlinks"), "40");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+  sqlite3_commit_hook(db.getHandle(), nullptr, nullptr);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Corruption.
 
