@@ -120,7 +120,15 @@ absl::Status ShadowTableSet::Rename(sqlite3* db, absl::string_view schema,
                         QuoteIdentifier(absl::StrCat(new_table, "_", suffix)), ";");
   };
   std::string ddl = rename(kConfigSuffix);
-  for (const ShadowTableSpec& spec : tables_) absl::StrAppend(&ddl, rename(spec.suffix));
+  // A table added by a later format may be missing from a file of an older one.
+  const std::string exists = absl::StrCat("SELECT 1 FROM ", QuoteIdentifier(schema),
+                                          ".sqlite_master WHERE type = 'table' AND name = ?1");
+  for (const ShadowTableSpec& spec : tables_) {
+    CRAWLDB_ASSIGN_OR_RETURN(
+        std::optional<std::string> found,
+        RunOnce(db, module_, exists, {absl::StrCat(old_table, "_", spec.suffix)}));
+    if (found.has_value()) absl::StrAppend(&ddl, rename(spec.suffix));
+  }
   return ExecSql(db, ddl, module_);
 }
 

@@ -57,6 +57,7 @@ class ShadowTableSet {
   absl::StatusOr<int> CheckFormat(sqlite3* db, absl::string_view schema,
                                   absl::string_view table) const;
 
+  // Drop and Rename skip the shadow tables a file of an older format lacks.
   absl::Status Drop(sqlite3* db, absl::string_view schema, absl::string_view table) const;
   absl::Status Rename(sqlite3* db, absl::string_view schema, absl::string_view old_table,
                       absl::string_view new_table) const;

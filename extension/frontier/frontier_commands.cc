@@ -42,6 +42,18 @@ absl::StatusOr<int64_t> Integer(sqlite3_value* value, int64_t fallback, int64_t 
 
 }  // namespace
 
+absl::StatusOr<double> FrontierTable::CommandNow(sqlite3_value* value,
+                                                 absl::string_view command) const {
+  if (sqlite3_value_type(value) != SQLITE_NULL) {
+    return Seconds(value, 0, absl::StrCat(command, ": now"));
+  }
+  if (explicit_clock_) {
+    return MissingNow(kFrontierModule,
+                      absl::StrCat(command, ": give the now column the time in unix seconds"));
+  }
+  return ClockNow();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Writes.
 
@@ -202,6 +214,9 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
           sqlite3_value_pointer(columns[kColumnRequest], kAddRequestType))) {
     return ApplyAdd(*request);
   }
+  // An add reads no clock; under clock=explicit it takes `now` all the same, so that a statement
+  // log stays replayable if adds ever depend on the time.
+  CRAWLDB_RETURN_IF_ERROR(CommandNow(columns[kColumnNow], "add").status());
   sqlite3_value* text = columns[kColumnUrl];
   if (sqlite3_value_type(text) != SQLITE_TEXT) {
     return UserError(kFrontierModule, "add: url must be text");
@@ -303,7 +318,19 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
   CRAWLDB_ASSIGN_OR_RETURN(double lease_s,
                            Seconds(columns[kColumnSeconds], lease_s_, "lease: seconds"));
   if (lease_s <= 0) return UserError(kFrontierModule, "lease: seconds must be positive");
-  CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "lease: now"));
+  CRAWLDB_ASSIGN_OR_RETURN(double now, CommandNow(columns[kColumnNow], "lease"));
+  std::optional<std::string> token;
+  if (sqlite3_value* given = columns[kColumnLeaseToken]; sqlite3_value_type(given) != SQLITE_NULL) {
+    if (sqlite3_value_type(given) != SQLITE_TEXT || sqlite3_value_bytes(given) < 1 ||
+        sqlite3_value_bytes(given) > kMaxLeaseTokenBytes) {
+      return UserError(
+          kFrontierModule,
+          absl::StrCat("lease: lease_token must be text of 1 to ", kMaxLeaseTokenBytes, " bytes"),
+          "use a fresh token per lease, e.g. a UUID or the worker's name and a counter");
+    }
+    token = std::string(ToAbsl(TextOfValue(given)));
+    CRAWLDB_RETURN_IF_ERROR(PrepareTokenLease(*token, now));
+  }
   // A URL deleted from `urls` leaves the crawl when a lease reaches it; the lease then takes
   // others in its place.
   size_t dropped = 1;
@@ -323,11 +350,50 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
         ++dropped;
         continue;
       }
-      last_lease_.push_back(
-          {leased[i].fp, std::move(*texts[i]), leased[i].depth, leased[i].lease_until});
+      last_lease_.push_back({leased[i].fp, std::move(*texts[i]), leased[i].depth,
+                             leased[i].lease_until, leased[i].part});
     }
   }
+  if (!token.has_value()) return absl::OkStatus();
+  LastInsertRowidGuard keep_last_rowid(db());
+  for (size_t pos = 0; pos < last_lease_.size(); ++pos) {
+    const LeaseRow& row = last_lease_[pos];
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertLease));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, *token));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(2, static_cast<int64_t>(pos)));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(3, static_cast<int64_t>(row.part)));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindInt64(4, identity::FingerprintToSql(row.fp)));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindDouble(5, row.lease_until));
+    CRAWLDB_RETURN_IF_ERROR(insert.Run());
+  }
   return absl::OkStatus();
+}
+
+absl::Status FrontierTable::PrepareTokenLease(absl::string_view token, double now) {
+  CRAWLDB_ASSIGN_OR_RETURN(bool exist, LeasesExist());
+  if (!exist) {  // a file of format 7
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement create, Use(kCreateLeases));
+    CRAWLDB_RETURN_IF_ERROR(create.Run());
+    leases_exist_ = true;
+  }
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement expired, Use(kDeleteExpiredLeases));
+    CRAWLDB_RETURN_IF_ERROR(expired.BindDouble(1, now));
+    CRAWLDB_RETURN_IF_ERROR(expired.Run());
+  }
+  std::vector<std::pair<size_t, uint64_t>> held;
+  CRAWLDB_RETURN_IF_ERROR(LeasedUnder(token, &held));
+  if (!held.empty()) {
+    return UserError(
+        kFrontierModule,
+        absl::StrCat("lease: lease_token '", token, "' still holds ", held.size(), " leased URL",
+                     held.size() == 1 ? "" : "s"),
+        "give each lease a new token (a UUID, or the worker's name and a counter), or confirm "
+        "its URLs first");
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement old, Use(kDeleteLeasesOfToken));
+  CRAWLDB_RETURN_IF_ERROR(old.BindText(1, token));
+  return old.Run();
 }
 
 absl::Status FrontierTable::CommandConfirm(sqlite3_value** columns) {
@@ -339,7 +405,7 @@ absl::Status FrontierTable::CommandConfirm(sqlite3_value** columns) {
                                                    INT32_MAX, "confirm: status"));
   CRAWLDB_ASSIGN_OR_RETURN(double recrawl_s,
                            Seconds(columns[kColumnSeconds], 0, "confirm: seconds"));
-  CRAWLDB_ASSIGN_OR_RETURN(double now, Seconds(columns[kColumnNow], ClockNow(), "confirm: now"));
+  CRAWLDB_ASSIGN_OR_RETURN(double now, CommandNow(columns[kColumnNow], "confirm"));
   absl::StatusOr<identity::NormalizedUrl> url =
       identity::NormalizeUrl(TextOfValue(columns[kColumnUrl]));
   if (!url.ok()) return store_.Expire(now);  // as for any other confirm

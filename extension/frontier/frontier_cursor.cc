@@ -54,6 +54,8 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
   scan_ = false;
   host_.reset();
   state_.reset();
+  parts_.clear();
+  token_.reset();
   FrontierStore& store = table_->store_;
   // A plan of one URL: its part, then its record.
   auto one = [&](size_t part, uint64_t fp, std::optional<int64_t> url_id) -> absl::Status {
@@ -104,6 +106,17 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
       state_ = std::string(TextOfValue(argv[0]));
       scan_ = true;
       return Collect();
+    case kPlanToken: {
+      if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
+      token_ = std::string(ToAbsl(TextOfValue(argv[0])));
+      std::vector<std::pair<size_t, uint64_t>> leased;
+      CRAWLDB_RETURN_IF_ERROR(table_->LeasedUnder(*token_, &leased));
+      for (const auto& [part, fp] : leased) {
+        parts_.push_back(part);
+        fps_.push_back(fp);
+      }
+      break;
+    }
     default:
       return absl::InternalError(absl::StrCat("crawldb_frontier: unknown plan ", idx_num));
   }
@@ -114,7 +127,7 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
   // An UPDATE reads the columns it does not change only to hand them back: skip them.
   if (column != kColumnPriority && sqlite3_vtab_nochange(context)) return absl::OkStatus();
   FrontierStore& store = table_->store_;
-  CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* record, store.Find(part_, fps_[next_]));
+  CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* record, store.Find(PartOfRow(), fps_[next_]));
   if (record == nullptr) return absl::OkStatus();  // deleted since xFilter: NULLs
   switch (column) {
     case kColumnId: {
@@ -149,6 +162,17 @@ absl::Status FrontierTable::Cursor::Column(sqlite3_context* context, int column)
     case kColumnStatus:
       if (record->status != kNoStatus) sqlite3_result_int64(context, record->status);
       break;
+    case kColumnLeaseToken: {
+      if (token_.has_value()) {
+        ResultText(context, *token_);
+        break;
+      }
+      const uint64_t fp = fps_[next_];
+      const UrlRecord copy = *record;  // TokenOf runs a statement; the record may move
+      CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> token, table_->TokenOf(fp, copy));
+      if (token.has_value()) ResultText(context, *token);
+      break;
+    }
     default:
       break;  // hidden command columns read as NULL
   }
@@ -192,6 +216,11 @@ absl::Status FrontierTable::BestIndex(sqlite3_index_info* info) {
         plan = kPlanState;
         rows = n / 4 + 1;
         cost = 5 + rows;
+        break;
+      case kColumnLeaseToken:
+        plan = kPlanToken;
+        rows = 10;
+        cost = 2 + rows;
         break;
       default:
         continue;

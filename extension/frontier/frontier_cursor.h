@@ -26,8 +26,10 @@ namespace crawldb::frontier {
 //   kPlanId     id = ?            1         3   (the id's text from `urls`, then its fingerprint)
 //   kPlanHost   host = ?          N / 100   5 + rows   (the host's part, filtered)
 //   kPlanState  state = ?         N / 4     5 + rows   (every part, filtered)
+//   kPlanToken  lease_token = ?   10        2 + rows   (the token's <t>_leases rows, in lease
+//                                                      order, kept while their lease holds)
 // The constraint is omitted (the plan returns exactly the matching rows); no ORDER BY is consumed.
-enum Plan { kPlanScan, kPlanFp, kPlanUrl, kPlanId, kPlanHost, kPlanState };
+enum Plan { kPlanScan, kPlanFp, kPlanUrl, kPlanId, kPlanHost, kPlanState, kPlanToken };
 
 // ---------------------------------------------------------------------------------------------
 // Cursor: the rows' fingerprints are collected one part at a time (frontier_parts.h), so that
@@ -49,6 +51,7 @@ class FrontierTable::Cursor : public VirtualCursor {
   // (a scan) or stops (one part).
   absl::Status Collect();
   bool Matches(const UrlRecord& record) const;
+  size_t PartOfRow() const { return parts_.empty() ? part_ : parts_[next_]; }
 
   FrontierTable* table_;
   size_t part_ = 0;
@@ -56,6 +59,8 @@ class FrontierTable::Cursor : public VirtualCursor {
   std::optional<uint32_t> host_;      // only this host's records
   std::optional<std::string> state_;  // only records of this SQL state
   std::vector<uint64_t> fps_;
+  std::vector<size_t> parts_;         // kPlanToken: the part of each row (else all in part_)
+  std::optional<std::string> token_;  // kPlanToken: the token looked up
   size_t next_ = 0;
 };
 

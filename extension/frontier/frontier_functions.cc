@@ -47,10 +47,16 @@ FunctionState* StateOf(sqlite3_context* context) {
 // The frontier table the functions act on, connected and caught up, and the nested statements
 // (state->nested) prepared for it. Found by name once, then kept while the connection's tables
 // and held statements stay as they were (crawl_add runs this per URL).
+// Whether state->frontier is still the table FrontierOf would find.
+bool FrontierKnown(const FunctionState* state) {
+  Connection* connection = state->connection;
+  return state->frontier != nullptr && state->registry_version == connection->registry_version() &&
+         state->held_version == connection->held_statements().version();
+}
+
 absl::StatusOr<FrontierTable*> FrontierOf(FunctionState* state, absl::string_view function) {
   Connection* connection = state->connection;
-  if (state->frontier != nullptr && state->registry_version == connection->registry_version() &&
-      state->held_version == connection->held_statements().version()) {
+  if (FrontierKnown(state)) {
     CRAWLDB_RETURN_IF_ERROR(state->frontier->CatchUp());
     return state->frontier;
   }
@@ -139,6 +145,21 @@ absl::Status RunNested(FunctionState* state, int slot, int argc, sqlite3_value**
   return Nested(statement.Run());
 }
 
+// Under clock=explicit, `now` (argv[now_index]) must be given; `signature` shows the call with it.
+// A missing frontier table is left to the caller's own look-up, which names it.
+absl::Status RequireNow(FunctionState* state, absl::string_view function, int argc,
+                        sqlite3_value** argv, int now_index, absl::string_view signature) {
+  if (argc > now_index && sqlite3_value_type(argv[now_index]) != SQLITE_NULL) {
+    return absl::OkStatus();
+  }
+  // The option never changes: a table found before needs no catch-up to be asked.
+  absl::StatusOr<FrontierTable*> frontier =
+      FrontierKnown(state) ? state->frontier : FrontierOf(state, function);
+  if (!frontier.ok() || !(*frontier)->explicit_clock()) return absl::OkStatus();
+  return (*frontier)->MissingNow(
+      function, absl::StrCat("give the time in unix seconds as the last argument: ", signature));
+}
+
 absl::Status Refuse(sqlite3_context* context, FunctionState* state, std::string reason) {
   state->last_refusal = std::move(reason);
   sqlite3_result_null(context);
@@ -148,6 +169,8 @@ absl::Status Refuse(sqlite3_context* context, FunctionState* state, std::string 
 absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kName = "crawl_add";
   FunctionState* state = StateOf(context);
+  CRAWLDB_RETURN_IF_ERROR(
+      RequireNow(state, kName, argc, argv, 3, "crawl_add(url, parent_url, priority, now)"));
   if (argc >= 3 && sqlite3_value_type(argv[2]) == SQLITE_INTEGER &&
       (sqlite3_value_int64(argv[2]) < INT32_MIN || sqlite3_value_int64(argv[2]) > INT32_MAX)) {
     return UserError(kName, "argument 3 (priority) must fit in 32 bits");
@@ -212,6 +235,8 @@ absl::Status LastRefusal(sqlite3_context* context, int, sqlite3_value**) {
 absl::Status CrawlConfirm(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kName = "crawl_confirm";
   FunctionState* state = StateOf(context);
+  CRAWLDB_RETURN_IF_ERROR(
+      RequireNow(state, kName, argc, argv, 3, "crawl_confirm(url, status, recrawl_after_s, now)"));
   if (argc >= 2 && sqlite3_value_type(argv[1]) == SQLITE_INTEGER &&
       (sqlite3_value_int64(argv[1]) <= INT32_MIN || sqlite3_value_int64(argv[1]) > INT32_MAX)) {
     return UserError(kName, "argument 2 (status) must fit in 32 bits");
@@ -323,6 +348,12 @@ class LeaseTable::Cursor : public RowsCursor<FrontierTable::LeaseRow> {
       }
     }
     CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state_, kName));
+    if (frontier->explicit_clock() &&
+        (arguments[2] == nullptr || sqlite3_value_type(arguments[2]) == SQLITE_NULL)) {
+      return frontier->MissingNow(
+          kName,
+          "give the time in unix seconds as the last argument: crawl_lease(n, lease_s, now)");
+    }
     {
       CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement lease, state_->nested->Use(kLease));
       for (int argument = 0; argument < 3; ++argument) {

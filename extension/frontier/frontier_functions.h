@@ -33,6 +33,8 @@
 //       unchanged) and blocked_until (unix s; no lease before it; NULL unchanged).
 // `now` (unix seconds, INTEGER or REAL; NULL = the clock) is always the last argument and is
 // given only with every earlier one (NULL for a default): crawl_add(url, NULL, NULL, 1000).
+// Under the table option clock=explicit, crawl_add, crawl_lease and crawl_confirm refuse a NULL
+// or absent `now` (FrontierTable::MissingNow names the function and the call with it).
 // Misuse — a wrong number of arguments or an argument of the wrong type — is an SQL error naming
 // the function and the argument. The mutating functions are SQLITE_DIRECTONLY.
 //

@@ -24,7 +24,8 @@ enum Column {
   kColumnBudget,
   kColumnUntil,
   kColumnLink,
-  kColumnRequest,  // hidden: crawl_add's AddRequest, by pointer
+  kColumnRequest,     // hidden: crawl_add's AddRequest, by pointer
+  kColumnLeaseToken,  // hidden: the token of a 'lease' command row, and of a URL leased under one
   kColumnCount,
 };
 
@@ -48,6 +49,14 @@ enum Slot {
   kStoredParts,
   kAppendLink,
   kInsertUrl,
+  // <t>_leases (lease tokens, frontier_table.h).
+  kLeasesExist,
+  kCreateLeases,
+  kReadLeasesOfToken,
+  kReadLeaseOfUrl,
+  kDeleteExpiredLeases,
+  kDeleteLeasesOfToken,
+  kInsertLease,
   kSlotCount,
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <tuple>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -31,10 +32,16 @@ namespace {
 // with each host's summary in <t>_hosts; version 6 keeps the commits after the last fold in the
 // log alone (the log tail), where version 5 folded every commit at once, so that version 5 is
 // read as a log whose every row is folded; version 7 keeps the hosts in groups in the snapshot
-// table instead of one <t>_hosts row each. Versions 1 and 2 are refused when the table is
+// table instead of one <t>_hosts row each; version 8 adds <t>_leases (lease tokens), which a
+// file of version 7 gets at its first lease with a token. Versions 1 and 2 are refused when the table is
 // opened; versions 3 and 4 at its first statement (RefuseOldFormat), so that it can still be
 // dropped.
 constexpr int kOldestReadableFormat = 3;
+
+constexpr char kLeasesDefinition[] =
+    "(token TEXT NOT NULL, pos INTEGER NOT NULL, part INTEGER NOT NULL, "
+    "fp INTEGER NOT NULL UNIQUE, lease_until REAL NOT NULL, PRIMARY KEY (token, pos)) "
+    "WITHOUT ROWID";
 
 constexpr ShadowTableSpec kShadowTables[] = {
     {"hosts",
@@ -46,6 +53,7 @@ constexpr ShadowTableSpec kShadowTables[] = {
     {"pending", "(row INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"log", "(seq INTEGER PRIMARY KEY, data BLOB NOT NULL)"},
     {"links", "(src INTEGER NOT NULL, dst INTEGER NOT NULL)"},
+    {"leases", kLeasesDefinition},
 };
 
 const ShadowTableSet& Shadow() {
@@ -98,6 +106,11 @@ const OptionSpec kOptions[] = {
      .default_value = "1024",
      .min = 0,
      .max = 1 << 20},
+    // Where `now` comes from when a statement gives none (frontier_table.h).
+    {.name = "clock",
+     .kind = OptionKind::kText,
+     .default_value = "system",
+     .choices = {"system", "explicit"}},
 };
 
 }  // namespace
@@ -130,6 +143,7 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   std::string pending = ShadowName("pending");
   std::string log = ShadowName("log");
   std::string links = ShadowName("links");
+  std::string leases = ShadowName("leases");
   std::vector<std::string> sql(kSlotCount);
   // Host groups: the snapshot rows below 0, group 0 (row −1) first.
   sql[kReadHostGroups] =
@@ -165,6 +179,17 @@ std::vector<std::string> FrontierTable::StatementSql() const {
       absl::StrCat("SELECT part FROM ", snapshot, " WHERE part >= 0 UNION SELECT row >> ",
                    kPendingSeqBits, " FROM ", pending);
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
+  sql[kLeasesExist] = absl::StrCat("SELECT count(*) FROM ", QuoteIdentifier(schema()),
+                                   ".sqlite_master WHERE type = 'table' AND name = ?1");
+  sql[kCreateLeases] = absl::StrCat("CREATE TABLE IF NOT EXISTS ", leases, kLeasesDefinition);
+  sql[kReadLeasesOfToken] =
+      absl::StrCat("SELECT part, fp, lease_until FROM ", leases, " WHERE token = ?1 ORDER BY pos");
+  sql[kReadLeaseOfUrl] = absl::StrCat("SELECT token, lease_until FROM ", leases, " WHERE fp = ?1");
+  sql[kDeleteExpiredLeases] = absl::StrCat("DELETE FROM ", leases, " WHERE lease_until <= ?1");
+  sql[kDeleteLeasesOfToken] = absl::StrCat("DELETE FROM ", leases, " WHERE token = ?1");
+  sql[kInsertLease] =
+      absl::StrCat("INSERT OR REPLACE INTO ", leases,
+                   "(token, pos, part, fp, lease_until) VALUES (?1, ?2, ?3, ?4, ?5)");
   sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema()), ".",
                                  QuoteIdentifier(urls_name_), "(url) VALUES (?1)");
   return sql;
@@ -189,7 +214,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
       "state TEXT, due, attempts INTEGER, status INTEGER, ",
       QuoteIdentifier(args.table),
       " HIDDEN, parent HIDDEN, n HIDDEN, seconds HIDDEN, now HIDDEN, delay HIDDEN, "
-      "budget HIDDEN, until HIDDEN, link HIDDEN, request HIDDEN)");
+      "budget HIDDEN, until HIDDEN, link HIDDEN, request HIDDEN, lease_token HIDDEN)");
   int rc = sqlite3_declare_vtab(db, declaration.c_str());
   if (rc != SQLITE_OK) return SqliteFailure(db, rc, kFrontierModule);
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
@@ -207,6 +232,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
           : std::nullopt,
       stored_format));
   table->tail_bound_bytes_ = static_cast<size_t>(options.Integer("log_tail_kb")) << 10;
+  table->explicit_clock_ = options.Text("clock") == "explicit";
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }
@@ -283,6 +309,67 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(const identity::Norma
 }
 
 // ---------------------------------------------------------------------------------------------
+// The clock and lease tokens.
+
+absl::Status FrontierTable::MissingNow(absl::string_view who, absl::string_view fix) const {
+  return UserError(who,
+                   absl::StrCat("now is required: table '", name(),
+                                "' has clock=explicit, which never reads the system clock"),
+                   fix);
+}
+
+absl::StatusOr<bool> FrontierTable::LeasesExist() {
+  if (leases_exist_) return true;
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kLeasesExist));
+  CRAWLDB_RETURN_IF_ERROR(select.BindText(1, absl::StrCat(name(), "_leases")));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  leases_exist_ = row && select.ColumnInt64(0) > 0;
+  return leases_exist_;
+}
+
+absl::Status FrontierTable::LeasedUnder(absl::string_view token,
+                                        std::vector<std::pair<size_t, uint64_t>>* leased) {
+  leased->clear();
+  CRAWLDB_ASSIGN_OR_RETURN(bool exist, LeasesExist());
+  if (!exist) return absl::OkStatus();
+  std::vector<std::tuple<size_t, uint64_t, double>> rows;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLeasesOfToken));
+    CRAWLDB_RETURN_IF_ERROR(select.BindText(1, token));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) break;
+      const int64_t part = select.ColumnInt64(0);
+      if (part < 0 || part >= static_cast<int64_t>(kFrontierParts)) {
+        return Corrupt(absl::DataLossError(absl::StrCat("lease token row names part ", part)));
+      }
+      rows.emplace_back(static_cast<size_t>(part),
+                        identity::FingerprintFromSql(select.ColumnInt64(1)),
+                        select.ColumnDouble(2));
+    }
+  }
+  for (const auto& [part, fp, lease_until] : rows) {
+    CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* record, store_.Find(part, fp));
+    if (record != nullptr && record->state == UrlState::kLeased && record->due == lease_until) {
+      leased->emplace_back(part, fp);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::string>> FrontierTable::TokenOf(uint64_t fp,
+                                                                  const UrlRecord& record) {
+  if (record.state != UrlState::kLeased) return std::nullopt;
+  CRAWLDB_ASSIGN_OR_RETURN(bool exist, LeasesExist());
+  if (!exist) return std::nullopt;
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLeaseOfUrl));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, identity::FingerprintToSql(fp)));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row || select.ColumnDouble(1) != record.due) return std::nullopt;
+  return std::string(select.ColumnText(0));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Statistics and checks.
 
 absl::StatusOr<int64_t> FrontierTable::SumOf(int slot) {
@@ -297,17 +384,20 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t snapshot_bytes, SumOf(kSnapshotBytes));
   CRAWLDB_ASSIGN_OR_RETURN(int64_t pending_bytes, SumOf(kPendingBytes));
   auto count = [&](UrlState state) { return store_.state_count(state); };
+  // Under clock=explicit no read looks at the clock either: the figure needs a time.
+  const std::string hosts_waiting =
+      explicit_clock_ ? "null" : absl::StrCat(store_.HostsWaiting(ClockNow()));
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"queued\":%d,\"retry_waiting\":%d,"
       "\"leased\":%d,\"done\":%d,\"recrawl_scheduled\":%d,\"failed\":%d,\"hosts\":%d,"
-      "\"hosts_waiting\":%d,\"log_bytes\":%d,\"snapshot_bytes\":%d,\"pending_bytes\":%d,"
+      "\"hosts_waiting\":%s,\"log_bytes\":%d,\"snapshot_bytes\":%d,\"pending_bytes\":%d,"
       "\"parts_held\":%d,\"memory_bytes\":%d}",
       JsonString(name()), kFrontierModule, store_.size(),
       count(UrlState::kQueued) + count(UrlState::kWaiting), count(UrlState::kWaiting),
       count(UrlState::kLeased), count(UrlState::kDone) + count(UrlState::kRecrawl),
-      count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(),
-      store_.HostsWaiting(ClockNow()), log_bytes, snapshot_bytes, pending_bytes,
-      store_.held_parts(), store_.MemoryBytes() + tail_.MemoryBytes());
+      count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(), hosts_waiting,
+      log_bytes, snapshot_bytes, pending_bytes, store_.held_parts(),
+      store_.MemoryBytes() + tail_.MemoryBytes());
 }
 
 absl::Status FrontierTable::RetryStale(const std::function<absl::Status()>& read) {

@@ -2,7 +2,7 @@
 //
 //   CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls [, lease=300] [, max_depth=0]
 //       [, host_delay=1.0] [, host_budget=0] [, max_attempts=3] [, retry_base=60]
-//       [, cache_mb=N] [, log_tail_kb=1024]);
+//       [, cache_mb=N] [, log_tail_kb=1024] [, clock=system]);
 //   urls          the crawldb_urls table the URLs are inserted into and whose ids `id` shows
 //   lease         seconds a lease lasts when crawl_lease is not given one (1 .. 31536000)
 //   max_depth     largest depth admitted (paper §2.3's G_f); 0 = unlimited (the default)
@@ -17,6 +17,11 @@
 //   log_tail_kb   the log rows, in KiB, after which a commit folds the log tail (below;
 //                 0 .. 1048576): a larger tail folds less often, and every connection holds it
 //                 and reads it at open; 0 folds every commit
+//   clock         'system' (the default): a lease or confirm given no `now` reads the system
+//                 clock; 'explicit': every command row and crawl_* function that takes `now`
+//                 refuses a NULL or absent one, and nothing the table writes depends on the
+//                 clock, so that replaying the same statements writes the same bytes (a
+//                 statement-replaying engine such as rqlite; docs/sql.md)
 //
 // Columns: id (the URL's id in `urls`, kept in the record and renumbered by `urls` optimize;
 // NULL once `urls` no longer holds the URL), url (read from `urls` by id: the frontier keeps no
@@ -24,7 +29,7 @@
 // deadline, retry time or re-crawl time; NULL when none), attempts, status (NULL before the first
 // confirm); rowid = the URL's fingerprint (url_fp(url)). Hidden columns carry the arguments of
 // the command rows below: frontier (the command), parent, n, seconds, now, delay, budget, until,
-// link, request.
+// link, request, lease_token.
 //
 // Writes (every change goes through xUpdate, design.md §5):
 //   UPDATE frontier SET priority = ? ...   re-keys a queued URL; no other column may change
@@ -35,7 +40,14 @@
 //   INSERT INTO frontier(frontier, request) VALUES ('add', ?)
 //                                          crawl_add's form: an AddRequest bound as a pointer
 //                                          (below); the row also inserts a new URL into `urls`
-//   INSERT INTO frontier(frontier, n, seconds, now) VALUES ('lease', ...)
+//   INSERT INTO frontier(frontier, n, seconds, now [, lease_token]) VALUES ('lease', ...)
+//                                          with a lease_token (text, 1 .. 256 bytes), the URLs
+//                                          leased are recorded under it in <t>_leases, and
+//                                          SELECT ... FROM frontier WHERE lease_token = ? reads
+//                                          them back (a look-up, not a scan): the lease as a
+//                                          write statement. A token that still holds a URL
+//                                          leased under it (neither confirmed nor expired at
+//                                          `now`) is refused.
 //   INSERT INTO frontier(frontier, url, status, seconds, now) VALUES ('confirm', ...)
 //   INSERT INTO frontier(frontier, host, delay, budget, until) VALUES ('host', ...)
 //   INSERT INTO frontier(frontier) VALUES ('optimize')   checkpoint (outside a transaction)
@@ -49,10 +61,11 @@
 // A URL deleted from `urls` leaves the crawl: its row shows id and url NULL until the next lease
 // that reaches it drops it (and leases another in its place).
 //
-// Shadow tables (formats owned by the headers named; format version 7; versions 5 and 6, which
-// kept one <t>_hosts row per host (5's log rows were all folded), are read and moved over by
-// their first commit; versions 1 to 4, which kept the records whole or in parts by fingerprint
-// and loaded them all at once, are refused, 3 and 4 with the way out):
+// Shadow tables (formats owned by the headers named; format version 8; version 7, which had no
+// <t>_leases, is read and gets the table at its first lease with a token; versions 5 and 6,
+// which kept one <t>_hosts row per host (5's log rows were all folded), are read and moved over
+// by their first commit; versions 1 to 4, which kept the records whole or in parts by
+// fingerprint and loaded them all at once, are refused, 3 and 4 with the way out):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when `urls` optimize renumbers every record's id: other connections
 //                 then read everything again)
@@ -79,6 +92,15 @@
 //                 for every crawl_add with a parent made while there was no `outlinks` table
 //                 on the same urls table (with one, crawl_add inserts the link there instead);
 //                 join them to urls through urls.fp
+//   <t>_leases    (token TEXT, pos INTEGER, part INTEGER, fp INTEGER UNIQUE, lease_until REAL,
+//                 PRIMARY KEY (token, pos)) WITHOUT ROWID   the URLs each lease with a token
+//                 handed out, in lease order (pos 0, 1, …), with their part and fingerprint.
+//                 A row counts while its URL is leased with due = lease_until (a confirm, an
+//                 expiry or another lease of the URL ends it); rows whose lease_until has
+//                 passed are deleted by the next lease with a token, a URL's row is replaced
+//                 when a lease with a token takes it again, and a token's rows when the token
+//                 is used again. Written in xUpdate, so a rollback takes them back with the
+//                 rest; read by SQL at each look-up, so other connections see them at once.
 //
 // The log tail. A commit writes one <t>_log row and nothing else, so that a small commit (a
 // lease, a confirm) costs a page or two rather than a row in every part and host it touches.
@@ -121,6 +143,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -144,9 +167,11 @@ inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
 // The format version of the shadow tables this build writes (frontier_table.cc tells the older).
-inline constexpr int kFrontierFormat = 7;
+inline constexpr int kFrontierFormat = 8;
 // The oldest format whose crawl state this build reads (frontier_table.cc).
 inline constexpr int kOldestStateFormat = 5;
+// Longest lease token, in bytes.
+inline constexpr int kMaxLeaseTokenBytes = 256;
 // A <t>_pending row's rowid: the part, then the commit (seq < 2^40) in its low bits.
 inline constexpr int kPendingSeqBits = 40;
 
@@ -230,9 +255,25 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
     std::string url;
     uint16_t depth;
     double lease_until;
+    size_t part;  // FrontierPartOf the URL's host
   };
   const std::vector<LeaseRow>& last_lease() const { return last_lease_; }
   int last_confirm() const { return last_confirm_; }
+
+  // The table option clock=explicit: `now` is required wherever it is taken.
+  bool explicit_clock() const { return explicit_clock_; }
+  // The message of a missing `now` under clock=explicit, for `who` (a function or a command).
+  absl::Status MissingNow(absl::string_view who, absl::string_view fix) const;
+
+  // Lease tokens (<t>_leases). Whether the table exists: a file of format 7 has none until its
+  // first lease with a token.
+  absl::StatusOr<bool> LeasesExist();
+  // The URLs leased under `token` whose lease holds (leased, due = the row's lease_until), in
+  // lease order, as (part, fp).
+  absl::Status LeasedUnder(absl::string_view token,
+                           std::vector<std::pair<size_t, uint64_t>>* leased);
+  // The token `record` (of URL `fp`) is leased under, or nullopt.
+  absl::StatusOr<std::optional<std::string>> TokenOf(uint64_t fp, const UrlRecord& record);
 
  private:
   FrontierTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
@@ -258,6 +299,12 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // Why `urls` refuses `url` (its options are stricter than the frontier's normalisation).
   absl::StatusOr<std::string> UrlsRefusal(const identity::NormalizedUrl& url);
   absl::Status CommandLease(sqlite3_value** columns);
+  // Before a lease with `token` at `now`: creates <t>_leases if the file has none, deletes the
+  // rows whose lease_until has passed, refuses a token that still holds a lease, and deletes the
+  // token's old rows.
+  absl::Status PrepareTokenLease(absl::string_view token, double now);
+  // `now` of command `command` from its column: the clock when NULL, unless clock=explicit.
+  absl::StatusOr<double> CommandNow(sqlite3_value* value, absl::string_view command) const;
   absl::Status CommandConfirm(sqlite3_value** columns);
   absl::Status CommandHost(sqlite3_value** columns);
   absl::Status UpdateRow(int argc, sqlite3_value** argv);
@@ -352,6 +399,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   std::deque<std::pair<int64_t, size_t>> log_rows_seen_;
   std::string urls_name_;
   double lease_s_;
+  bool explicit_clock_ = false;  // clock=explicit
+  bool leases_exist_ = false;    // <t>_leases was found (or created)
   FrontierStore store_;
 
   AddOutcome last_add_;

@@ -250,7 +250,7 @@ TEST(FrontierParts, OlderFormatVersionsAreRefused) {
     if (version < "3") {
       ExpectError(db, "SELECT count(*) FROM frontier", SQLITE_ERROR,
                   "crawldb_frontier: table 'frontier' has format version " + version +
-                      ", older than this build reads (3 to 7); export it with the crawldb that "
+                      ", older than this build reads (3 to 8); export it with the crawldb that "
                       "wrote it and import it again");
       continue;
     }
@@ -294,7 +294,7 @@ void KeepHostsInRows(const std::string& path, const std::string& version) {
 
 // Formats 5 and 6 kept one <t>_hosts row per host (5 also folded every commit at once, so that its
 // log is read as one whose every row is folded). Their files are read; the first commit writes
-// format 7, and the first fold moves the hosts into groups and empties <t>_hosts.
+// format 8, and the first fold moves the hosts into groups and empties <t>_hosts.
 TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
   for (std::string version : {"5", "6"}) {
     SCOPED_TRACE(version);
@@ -315,7 +315,7 @@ TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");  // the rows agree with the parts
     EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), version);
     db.exec("SELECT crawl_add('http://d.example.com/')");
-    EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "7");
+    EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "8");
     {
       SQLite::Database opened = LoadedDb(path);  // hosts from the rows, the new URL from the tail
       EXPECT_EQ(Rows(opened, kEveryRow), Rows(db, kEveryRow));

@@ -215,7 +215,7 @@ TEST(FrontierVtab, MisuseIsAnErrorNamingTheArgument) {
               "host and optimize");
   ExpectError(db, "CREATE VIRTUAL TABLE f2 USING crawldb_frontier(urls, leese=3)", SQLITE_ERROR,
               "crawldb_frontier: unknown option 'leese'; expected one of: lease, max_depth, "
-              "host_delay, host_budget, max_attempts, retry_base, cache_mb, log_tail_kb");
+              "host_delay, host_budget, max_attempts, retry_base, cache_mb, log_tail_kb, clock");
   ExpectError(db, "CREATE VIRTUAL TABLE f2 USING crawldb_frontier(urls, max_attempts=0)",
               SQLITE_ERROR,
               "crawldb_frontier: option 'max_attempts' must be an integer from 1 to 255, got '0'");
