@@ -16,7 +16,9 @@ The convention (also stated in docs/sql.md, "Examples in these docs"):
 - Each block runs on a database file, and each query (a SELECT or WITH statement) also runs in a
   freshly opened connection on a copy of that file made just before it: both must return the same
   rows or the same error, so that no result depends on what a connection has loaded (issue 18). Queries that read per-connection state
-  (CONNECTION_STATE) run in the block's connection only.
+  (CONNECTION_STATE) run in the block's connection only. Each such query also runs on two
+  read-only connections to that copy (`mode=ro`, `PRAGMA query_only = 1`): a query that reads
+  must answer the same there, and one that writes must fail with SQLite's read-only error.
 """
 
 import os
@@ -40,6 +42,8 @@ QUERY = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
 # What differs between two connections by design: the last insert and change counts, the last
 # refusal, temporary tables, crawldb_stats()'s memory figures and the statements a connection
 # holds (crawldb_statements).
+# How SQLite refuses a write on a read-only connection (mode=ro, PRAGMA query_only).
+READ_ONLY_ERROR = re.compile(r"attempt to write a readonly database")
 CONNECTION_STATE = re.compile(
     r"last_insert_rowid|changes\s*\(|crawldb_last_refusal|\btemp\.|crawldb_stats|crawldb_statements",
     re.IGNORECASE)
@@ -93,12 +97,13 @@ class DocExamplesTest(unittest.TestCase):
         os.chdir(cls.cwd)
         cls.temp.cleanup()
 
-    def connect(self, path=None):
-        """A connection with crawldb loaded: to `path`, or to a new database file."""
+    def connect(self, path=None, uri=False):
+        """A connection with crawldb loaded: to `path` (a URI when `uri`), or to a new database
+        file."""
         if path is None:
             handle, path = tempfile.mkstemp(suffix=".db", dir=self.temp.name)
             os.close(handle)
-        db = sqlite3.connect(path, isolation_level=None)
+        db = sqlite3.connect(path, isolation_level=None, uri=uri)
         db.enable_load_extension(True)
         db.load_extension(EXTENSION)
         db.enable_load_extension(False)
@@ -107,27 +112,54 @@ class DocExamplesTest(unittest.TestCase):
     def database_file(self, db):
         return db.execute("PRAGMA database_list").fetchone()[2]
 
-    def fresh_outcome(self, db, sql):
+    def outcome(self, db, sql):
+        """The rows of `sql` on `db`, or its error as "error: …"."""
+        try:
+            return db.execute(sql).fetchall()
+        except sqlite3.Error as error:
+            return f"error: {error}"
+
+    def fresh_outcome(self, db, sql, where):
         """The rows (or the error) of `sql` in a new connection to a copy of db's file (what it
-        writes stays there); None when it is not a query that two connections must answer alike."""
+        writes stays there); None when it is not a query that two connections must answer alike.
+        The query also runs first in two read-only connections to the copy (mode=ro, and
+        PRAGMA query_only): a query that reads gives the same answer there, so opening and
+        catching up write nothing; one that writes fails there with SQLite's read-only error."""
         if db.in_transaction or not QUERY.match(sql) or CONNECTION_STATE.search(sql):
             return None
         copy = os.path.join(self.temp.name, "fresh.db")
         shutil.copyfile(self.database_file(db), copy)
+        read_only = []
+        for kind in ("mode=ro", "query_only"):
+            if kind == "mode=ro":
+                reader = self.connect(pathlib.Path(copy).as_uri() + "?mode=ro", uri=True)
+            else:
+                reader = self.connect(copy)
+                reader.execute("PRAGMA query_only = 1")
+            try:
+                read_only.append((kind, self.outcome(reader, sql)))
+            finally:
+                reader.close()
         fresh = self.connect(copy)
         try:
-            return fresh.execute(sql).fetchall()
-        except sqlite3.Error as error:
-            return f"error: {error}"
+            result = self.outcome(fresh, sql)
+            wrote = fresh.total_changes > 0
         finally:
             fresh.close()
             os.remove(copy)
+        for kind, answer in read_only:
+            if answer == result:
+                continue
+            self.assertTrue(wrote and isinstance(answer, str) and READ_ONLY_ERROR.search(answer),
+                            f"{where}: on a {kind} connection: {answer}, "
+                            f"on a writable one: {result}\n{sql}")
+        return result
 
     def run_statement(self, db, where, sql, pin):
         sql = sql.replace(LINKS_PLACEHOLDER, self.links_path)
         if pin is not None:
             pin = pin.replace(LINKS_PLACEHOLDER, self.links_path)
-        fresh = self.fresh_outcome(db, sql)
+        fresh = self.fresh_outcome(db, sql, where)
         try:
             rows = db.execute(sql).fetchall()
         except sqlite3.ProgrammingError as error:
