@@ -35,7 +35,12 @@ absl::StatusOr<CrawldbTable*> Connection::Connect(absl::string_view name) {
   sqlite3_stmt* statement = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr);
   sqlite3_finalize(statement);
-  if (rc != SQLITE_OK) return nullptr;  // no such table: the caller says what it needed
+  if (rc != SQLITE_OK) {
+    // No such table: the caller says what it needed. Anything else (an I/O error reading the
+    // schema, a table that fails to connect) is the answer.
+    if (absl::StartsWith(sqlite3_errmsg(db_), "no such table")) return nullptr;
+    return SqliteFailure(db_, rc, absl::StrCat("connecting table '", name, "'"));
+  }
   return Find("main", name);
 }
 
