@@ -166,6 +166,26 @@ absl::Status Refuse(sqlite3_context* context, FunctionState* state, std::string 
   return absl::OkStatus();
 }
 
+// crawl_add's writes: the add (a nested statement) and the link it records, if any; sets the
+// function's result.
+absl::Status AddAndLink(sqlite3_context* context, FunctionState* state, FrontierTable* frontier,
+                        FrontierTable::AddRequest* request) {
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement add, state->nested->Use(kAdd));
+    int rc = sqlite3_bind_pointer(add.get(), 1, request, FrontierTable::kAddRequestType, nullptr);
+    if (rc != SQLITE_OK) return SqliteFailure(state->connection->db(), rc, "crawldb_frontier");
+    CRAWLDB_RETURN_IF_ERROR(Nested(add.Run()));
+  }
+  const FrontierTable::AddOutcome& outcome = frontier->last_add();
+  if (!outcome.result.has_value()) return Refuse(context, state, outcome.refusal);
+  if (request->link_in_outlinks) {
+    CRAWLDB_RETURN_IF_ERROR(
+        RecordLink(state, frontier, *request->parent, *request->url, outcome.url_id));
+  }
+  sqlite3_result_int(context, *outcome.result);
+  return absl::OkStatus();
+}
+
 absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) {
   constexpr absl::string_view kName = "crawl_add";
   FunctionState* state = StateOf(context);
@@ -211,19 +231,24 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
     request.priority = static_cast<int32_t>(sqlite3_value_int64(argv[2]));
   }
   request.link_in_outlinks = links_to_outlinks;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement add, state->nested->Use(kAdd));
-    int rc = sqlite3_bind_pointer(add.get(), 1, &request, FrontierTable::kAddRequestType, nullptr);
-    if (rc != SQLITE_OK) return SqliteFailure(state->connection->db(), rc, "crawldb_frontier");
-    CRAWLDB_RETURN_IF_ERROR(Nested(add.Run()));
+  // Outside a transaction each nested statement would commit on its own (the calling SELECT
+  // only reads): the add and its link are made one transaction, so that an I/O error or a crash
+  // between them cannot keep the URL without its link.
+  sqlite3* db = state->connection->db();
+  const bool own_transaction = links_to_outlinks && sqlite3_get_autocommit(db);
+  if (own_transaction) CRAWLDB_RETURN_IF_ERROR(ExecSql(db, "SAVEPOINT crawl_add", kName));
+  absl::Status added = AddAndLink(context, state, frontier, &request);
+  if (!own_transaction) return added;
+  if (!added.ok()) {
+    // The add's error is the one to report; undoing what it wrote cannot fail but on I/O.
+    ExecSql(db, "ROLLBACK TO crawl_add; RELEASE crawl_add", kName).IgnoreError();
+    return added;
   }
-  const FrontierTable::AddOutcome& outcome = frontier->last_add();
-  if (!outcome.result.has_value()) return Refuse(context, state, outcome.refusal);
-  if (links_to_outlinks) {
-    CRAWLDB_RETURN_IF_ERROR(RecordLink(state, frontier, *parent, *url, outcome.url_id));
-  }
-  sqlite3_result_int(context, *outcome.result);
-  return absl::OkStatus();
+  absl::Status released = ExecSql(db, "RELEASE crawl_add", kName);
+  // A commit that failed may leave the transaction open: end it, so that the caller is not left
+  // inside one it never began.
+  if (!released.ok() && !sqlite3_get_autocommit(db)) ExecSql(db, "ROLLBACK", kName).IgnoreError();
+  return released;
 }
 
 absl::Status LastRefusal(sqlite3_context* context, int, sqlite3_value**) {

@@ -1,16 +1,13 @@
 // I/O faults at every point of a commit (issue 15, item 2). A VFS shim over the default one
 // fails the N-th read, write, sync, lock or truncate once, with the error a disk gives
 // (SQLITE_IOERR_* or SQLITE_FULL). Each scenario — a representative commit per table (merges
-// forced by merge_bytes=0) and an import — runs with N = 1, 2, … until it passes untouched.
+// forced by merge_bytes=0), optimize and an import — runs with N = 1, 2, … until it passes
+// untouched.
 // After each failure: the statement reported an error; a fresh connection on the default VFS
 // finds crawldb_check() = ok and either the state before the commit or the state after it (a
 // fault after the commit point, such as deleting the journal, may leave it done); and the
 // connection that saw the fault goes on: its next statement works and agrees with a fresh one.
-//
-// Not here yet, as they fail it (issue 15's notes give the reproducers), to be fixed first:
-// crawl_add with a parent, where a fault in the insert of its link can leave the URL added and
-// the link lost; and crawldb_optimize(), where a fault can end it without an error and without
-// the optimize.
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -278,6 +275,13 @@ TEST_F(IoFaults, EveryPointOfEachRepresentativeCommit) {
     std::string commit;
   };
   const Scenario scenarios[] = {
+      {"crawl_add_batch",
+       "BEGIN; SELECT count(crawl_add('http://h1.example/new' || x, 'http://h1.example/p1', 0, "
+       "2000)) FROM (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < "
+       "50) SELECT x FROM n); COMMIT"},
+      // Outside a transaction one call is one transaction: its URL and its link together.
+      {"crawl_add_autocommit",
+       "SELECT crawl_add('http://h1.example/alone', 'http://h1.example/p1', 0, 2000)"},
       {"urls_insert",
        "INSERT INTO urls(url) SELECT 'http://n' || (x % 3) || '.example/q' || x FROM (WITH "
        "RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50) SELECT x FROM n)"},
@@ -288,6 +292,7 @@ TEST_F(IoFaults, EveryPointOfEachRepresentativeCommit) {
       {"outlinks_insert",
        "INSERT OR IGNORE INTO outlinks(src, dst) SELECT id, id % 50 + 1 FROM urls WHERE id <= 80"},
       {"urls_delete", "DELETE FROM urls WHERE id % 10 = 0"},
+      {"optimize", "SELECT crawldb_optimize()"},
       {"import_arcs", "SELECT crawldb_import_arcs('" + arcs_ + "')"},
   };
   for (const Scenario& scenario : scenarios) {
