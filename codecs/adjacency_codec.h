@@ -12,6 +12,14 @@
 // wrong>", never a read outside the bytes. The bytes are copied; loading costs one decode of
 // every list.
 //
+// Deferred checks. Given the arc count its owner recorded (AdjacencyLoadOptions), a codec that
+// can check a list as it decodes it (link3, link3+huff) loads at once instead: its parameters
+// and starts are checked, each list when a decode, a degree or a scan first reaches it. A
+// corrupt list then reads as empty (degree 0; a scan ends before it) and status() turns into
+// the DataLossError naming it, for good; never a read outside the bytes. CheckAll() checks what
+// is left, as a full load does, and compares the arc count. The other codecs check everything
+// while loading, deferred or not.
+//
 // Byte format (the envelope; each codec's body is a grammar at the top of its header):
 //   graph  := version:u8 name_length:u8 name:bytes[name_length] body
 //   version = kAdjacencyFormatVersion (1); name is a registered codec name ("link1", "link2",
@@ -22,9 +30,12 @@
 // and a Load function, and one line in the table of adjacency_codecs.cc.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -72,6 +83,14 @@ class ListScanner {
   virtual bool Next(absl::Span<const uint32_t>* list) = 0;
 };
 
+// How LoadAdjacency checks the lists (deferred checks, above).
+struct AdjacencyLoadOptions {
+  // Unset: every list is checked while loading. Set: the graph's arc count as its owner
+  // recorded it; the lists may be checked as they are decoded, and arc_count() reports this
+  // count until CheckAll() confirms it.
+  std::optional<uint64_t> arc_count;
+};
+
 // An immutable encoded graph. Const methods may run concurrently.
 class EncodedGraph {
  public:
@@ -92,12 +111,31 @@ class EncodedGraph {
   // A scan over all lists; valid while this object lives.
   virtual std::unique_ptr<ListScanner> Scan() const = 0;
 
+  // With deferred checks, checks every list not checked yet (once; later calls return the
+  // same answer) and counts the components of SizeBits; the first corrupt list, or an arc
+  // count other than the one loaded with, is the DataLossError, which status() keeps. OK at
+  // once for a graph checked while loading.
+  virtual absl::Status CheckAll() const { return status(); }
+
+  // OK, or the DataLossError of the first corrupt list met (deferred checks, above).
+  absl::Status status() const;
+
+  // With deferred checks, counts the components with CheckAll() first (Total() does not need
+  // it: it is the serialized size).
   virtual AdjacencySizeBits SizeBits() const = 0;
 
   // The envelope and the body: SizeBits().Total() / 8 bytes.
   std::vector<uint8_t> Serialize() const;
 
+ protected:
+  // Keeps `problem` as status() unless a problem is kept already.
+  void ReportCorrupt(std::string problem) const;
+
  private:
+  mutable std::mutex problem_mutex_;
+  mutable std::atomic<bool> corrupt_{false};
+  mutable std::string problem_;  // Guarded by problem_mutex_; set once, when corrupt_ turns.
+
   // Appends the codec's body (its grammar) to *out.
   virtual void AppendBody(std::vector<uint8_t>* out) const = 0;
 };
@@ -113,6 +151,10 @@ struct AdjacencyCodec {
                                                           const AdjacencyCodecOptions& options);
   // Checks and loads a body (the bytes after the envelope, exactly).
   absl::StatusOr<std::unique_ptr<EncodedGraph>> (*load)(absl::Span<const uint8_t> body);
+  // Loads a body with deferred checks, given the arc count; nullptr when the codec checks
+  // everything while loading.
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> (*load_deferred)(absl::Span<const uint8_t> body,
+                                                                 uint64_t arc_count);
 };
 
 // Every registered codec, in registration order.
@@ -127,7 +169,9 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
     std::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options = {});
 
 // Loads serialized bytes (EncodedGraph::Serialize): the caller passes exactly those bytes.
-// DataLossError "adjacency_codec: …" for a bad envelope, "<codec>: …" for a bad body.
-absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes);
+// DataLossError "adjacency_codec: …" for a bad envelope, "<codec>: …" for a bad body, and for
+// a codec checked while loading, an arc count other than options.arc_count.
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(
+    absl::Span<const uint8_t> bytes, const AdjacencyLoadOptions& options = {});
 
 }  // namespace crawldb::codecs

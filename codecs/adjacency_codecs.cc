@@ -1,5 +1,7 @@
 // The registry of adjacency codecs and the envelope of their serialized form (adjacency_codec.h).
+#include <mutex>
 #include <string>
+#include <utility>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -16,9 +18,11 @@ namespace {
 
 // One line per codec.
 constexpr AdjacencyCodec kCodecs[] = {
-    {"link1", &EncodeLink1, &LoadLink1}, {"link2", &EncodeLink2, &LoadLink2},
-    {"link3", &EncodeLink3, &LoadLink3}, {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff},
-    {"bv", &EncodeBv, &LoadBv},
+    {"link1", &EncodeLink1, &LoadLink1, nullptr},
+    {"link2", &EncodeLink2, &LoadLink2, nullptr},
+    {"link3", &EncodeLink3, &LoadLink3, &LoadLink3Deferred},
+    {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff, &LoadLink3HuffDeferred},
+    {"bv", &EncodeBv, &LoadBv, nullptr},
 };
 
 absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
@@ -33,6 +37,19 @@ std::vector<uint8_t> EncodedGraph::Serialize() const {
   for (char c : name) out.push_back(static_cast<uint8_t>(c));
   AppendBody(&out);
   return out;
+}
+
+absl::Status EncodedGraph::status() const {
+  if (!corrupt_.load(std::memory_order_acquire)) return absl::OkStatus();
+  std::lock_guard<std::mutex> lock(problem_mutex_);
+  return absl::DataLossError(problem_);
+}
+
+void EncodedGraph::ReportCorrupt(std::string problem) const {
+  std::lock_guard<std::mutex> lock(problem_mutex_);
+  if (corrupt_.load(std::memory_order_relaxed)) return;
+  problem_ = std::move(problem);
+  corrupt_.store(true, std::memory_order_release);
 }
 
 uint64_t EnvelopeBits(std::string_view codec) { return 8 * (2 + uint64_t{codec.size()}); }
@@ -57,7 +74,8 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
   return found->encode(graph, options);
 }
 
-absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes) {
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes,
+                                                            const AdjacencyLoadOptions& options) {
   if (bytes.size() < 2) return absl::DataLossError("adjacency_codec: truncated envelope");
   if (bytes[0] != kAdjacencyFormatVersion) {
     return absl::DataLossError(absl::StrCat("adjacency_codec: format version ", int{bytes[0]},
@@ -74,7 +92,17 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uin
     return absl::DataLossError(
         absl::StrCat("adjacency_codec: unknown codec '", absl::CHexEscape(ToAbsl(name)), "'"));
   }
-  return codec->load(bytes.subspan(2 + name_length));
+  const absl::Span<const uint8_t> body = bytes.subspan(2 + name_length);
+  if (options.arc_count.has_value() && codec->load_deferred != nullptr) {
+    return codec->load_deferred(body, *options.arc_count);
+  }
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> graph = codec->load(body);
+  if (graph.ok() && options.arc_count.has_value() && (*graph)->arc_count() != *options.arc_count) {
+    return absl::DataLossError(absl::StrCat(ToAbsl(name), ": the lists hold ",
+                                            (*graph)->arc_count(), " arcs; ", *options.arc_count,
+                                            " were recorded"));
+  }
+  return graph;
 }
 
 }  // namespace crawldb::codecs

@@ -155,4 +155,9 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3(absl::Span<const uint8_t
   return Link3Graph::Load(body);
 }
 
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Deferred(absl::Span<const uint8_t> body,
+                                                                uint64_t arc_count) {
+  return Link3Graph::LoadDeferred(body, arc_count);
+}
+
 }  // namespace crawldb::codecs

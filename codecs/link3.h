@@ -31,6 +31,7 @@
 // Range: fewer than 2^32 nodes and data of fewer than 2^32 nybbles.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "absl/status/statusor.h"
@@ -45,5 +46,8 @@ namespace crawldb::codecs {
 absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeLink3(AdjacencyListsView graph,
                                                           const AdjacencyCodecOptions& options);
 absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3(absl::Span<const uint8_t> body);
+// With deferred checks (adjacency_codec.h).
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Deferred(absl::Span<const uint8_t> body,
+                                                                uint64_t arc_count);
 
 }  // namespace crawldb::codecs

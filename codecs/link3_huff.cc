@@ -320,4 +320,9 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Huff(absl::Span<const uin
   return Link3HuffGraph::Load(body);
 }
 
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3HuffDeferred(absl::Span<const uint8_t> body,
+                                                                    uint64_t arc_count) {
+  return Link3HuffGraph::LoadDeferred(body, arc_count);
+}
+
 }  // namespace crawldb::codecs

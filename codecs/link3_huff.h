@@ -43,5 +43,8 @@ namespace crawldb::codecs {
 absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeLink3Huff(AdjacencyListsView graph,
                                                               const AdjacencyCodecOptions& options);
 absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Huff(absl::Span<const uint8_t> body);
+// With deferred checks (adjacency_codec.h).
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3HuffDeferred(absl::Span<const uint8_t> body,
+                                                                    uint64_t arc_count);
 
 }  // namespace crawldb::codecs

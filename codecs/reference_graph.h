@@ -20,6 +20,9 @@
 // ref ≤ min(K, v); chain(v) ≤ L; del_count ≤ the representative's length and every deleted
 // index below it; adds are ids below node_count, none among the representative's kept
 // elements; every record's codes end exactly at its end; the body ends with the data.
+// With deferred checks (adjacency_codec.h) loading checks up to the starts and the data's
+// length and padding; Decode checks the records of the chain it follows, Degree decodes a
+// list the first time, a scan checks as Check does.
 //
 // A record format F provides (all positions in its units; `data` is the stream's bytes):
 //   static constexpr std::string_view kName;      the registered codec name
@@ -40,8 +43,11 @@
 //       |adds| − del_count of a checked record, from after its ref
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -98,6 +104,86 @@ class ReferenceGraph final : public EncodedGraph {
 
   // Checks and loads a body (the grammar above).
   static absl::StatusOr<std::unique_ptr<EncodedGraph>> Load(absl::Span<const uint8_t> body) {
+    return LoadBody(body, std::nullopt);
+  }
+
+  // Loads a body with deferred checks (adjacency_codec.h).
+  static absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadDeferred(absl::Span<const uint8_t> body,
+                                                                    uint64_t arc_count) {
+    return LoadBody(body, arc_count);
+  }
+
+  std::string_view codec() const override { return Format::kName; }
+  uint32_t size() const override { return node_count_; }
+  uint64_t arc_count() const override { return arc_count_; }
+
+  uint32_t Degree(uint32_t node) const override {
+    if (deferred_ && !all_checked_.load(std::memory_order_acquire) && !NodeChecked(node)) {
+      std::vector<uint32_t> list;
+      Decode(node, &list);  // Checks the chain, so that the walk below is safe next time.
+      return static_cast<uint32_t>(list.size());
+    }
+    // |list v| = |representative| − del_count + |adds|, down the chain.
+    int64_t degree = 0;
+    for (uint32_t depth = 0; depth <= max_chain_; ++depth) {
+      const ListStarts::Range range = starts_.Get(node);
+      if (range.begin == range.end) break;
+      uint64_t ref;
+      uint64_t after;
+      format_.ReadRef(data_, range.begin, range.end, &ref, &after);
+      degree += format_.DegreeChange(ref != 0, data_, after, range.end);
+      if (ref == 0) break;
+      node -= static_cast<uint32_t>(ref);
+    }
+    return static_cast<uint32_t>(degree);
+  }
+
+  void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
+    if (DecodeChecked(node, out)) {
+      if (deferred_) MarkNodeChecked(node);
+      return;
+    }
+    out->clear();
+    ReportCorrupt(NodeProblem(node));
+  }
+
+  std::unique_ptr<ListScanner> Scan() const override { return std::make_unique<Scanner>(this); }
+
+  absl::Status CheckAll() const override {
+    if (!deferred_) return status();
+    std::lock_guard<std::mutex> lock(check_mutex_);
+    if (!all_checked_.load(std::memory_order_relaxed)) {
+      Checks checks;
+      if (absl::Status status = CheckLists(&checks); !status.ok()) {
+        ReportCorrupt(std::string(status.message()));
+      } else if (checks.arcs != arc_count_) {
+        ReportCorrupt(absl::StrCat(Name(), ": the lists hold ", checks.arcs, " arcs; ", arc_count_,
+                                   " were recorded"));
+      }
+      tally_ = checks.tally;
+      all_checked_.store(true, std::memory_order_release);
+    }
+    return status();
+  }
+
+  AdjacencySizeBits SizeBits() const override {
+    // The tally, with deferred checks; a corrupt graph's counts stop at its fault.
+    CheckAll().IgnoreError();
+    AdjacencySizeBits bits;
+    bits.header = EnvelopeBits(Format::kName) + kParameterBits;
+    bits.tables = format_.TableBits();
+    bits.starts = starts_.SizeInBits();
+    bits.refs = Format::kUnitBits * tally_.refs;
+    bits.deletes = Format::kUnitBits * tally_.deletes;
+    // The adds take the rest of the data, with the padding that ends it on a byte (so that
+    // Total() is the serialized size even when a fault stopped the tally).
+    bits.adds = 8 * uint64_t{data_.size()} - bits.refs - bits.deletes;
+    return bits;
+  }
+
+ private:
+  static absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadBody(
+      absl::Span<const uint8_t> body, std::optional<uint64_t> deferred_arc_count) {
     LittleEndianReader in(body);
     uint16_t window;
     uint8_t max_chain;
@@ -125,75 +211,19 @@ class ReferenceGraph final : public EncodedGraph {
     auto graph = std::make_unique<ReferenceGraph>(
         *std::move(format), window, max_chain, n, *std::move(starts),
         std::vector<uint8_t>(data.begin(), data.end()), data_length, 0, ReferenceTally());
-    if (absl::Status status = graph->Check(); !status.ok()) return status;
+    if (deferred_arc_count.has_value()) {
+      graph->deferred_ = true;
+      graph->arc_count_ = *deferred_arc_count;
+      graph->checked_nodes_ = std::make_unique<std::atomic<uint64_t>[]>((uint64_t{n} + 63) / 64);
+      return graph;
+    }
+    Checks checks;
+    if (absl::Status status = graph->CheckLists(&checks); !status.ok()) return status;
+    graph->arc_count_ = checks.arcs;
+    graph->tally_ = checks.tally;
     return graph;
   }
 
-  std::string_view codec() const override { return Format::kName; }
-  uint32_t size() const override { return node_count_; }
-  uint64_t arc_count() const override { return arc_count_; }
-
-  uint32_t Degree(uint32_t node) const override {
-    // |list v| = |representative| − del_count + |adds|, down the chain.
-    int64_t degree = 0;
-    for (uint32_t depth = 0; depth <= max_chain_; ++depth) {
-      const ListStarts::Range range = starts_.Get(node);
-      if (range.begin == range.end) break;
-      uint64_t ref;
-      uint64_t after;
-      format_.ReadRef(data_, range.begin, range.end, &ref, &after);
-      degree += format_.DegreeChange(ref != 0, data_, after, range.end);
-      if (ref == 0) break;
-      node -= static_cast<uint32_t>(ref);
-    }
-    return static_cast<uint32_t>(degree);
-  }
-
-  void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
-    // The chain from `node` back to its absolute (or empty) record, then the records applied
-    // from there forward. Loading bounded chains by max_chain_ ≤ kMaxLink3Chain.
-    struct Step {
-      uint32_t node;
-      bool relative;
-      uint64_t after_ref;
-      uint64_t end;
-    };
-    Step chain[kMaxLink3Chain + 1];
-    uint32_t depth = 0;
-    for (;; ++depth) {
-      const ListStarts::Range range = starts_.Get(node);
-      uint64_t ref = 0;
-      uint64_t after_ref = range.end;
-      if (range.begin != range.end)
-        format_.ReadRef(data_, range.begin, range.end, &ref, &after_ref);
-      chain[depth] = {node, ref != 0, after_ref, range.end};
-      if (ref == 0 || depth == max_chain_) break;
-      node -= static_cast<uint32_t>(ref);
-    }
-    out->clear();
-    for (uint32_t i = depth + 1; i-- > 0;) {
-      uint64_t adds_begin;
-      format_.ApplyRecord(chain[i].relative, chain[i].node, node_count_, data_, chain[i].after_ref,
-                          chain[i].end, out, &adds_begin);
-    }
-  }
-
-  std::unique_ptr<ListScanner> Scan() const override { return std::make_unique<Scanner>(this); }
-
-  AdjacencySizeBits SizeBits() const override {
-    AdjacencySizeBits bits;
-    bits.header = EnvelopeBits(Format::kName) + kParameterBits;
-    bits.tables = format_.TableBits();
-    bits.starts = starts_.SizeInBits();
-    bits.refs = Format::kUnitBits * tally_.refs;
-    bits.deletes = Format::kUnitBits * tally_.deletes;
-    // The padding that ends the data on a byte counts with the adds.
-    bits.adds = Format::kUnitBits * tally_.adds +
-                (8 * uint64_t{data_.size()} - Format::kUnitBits * data_length_);
-    return bits;
-  }
-
- private:
   static std::string Name() { return std::string(Format::kName); }
 
   static absl::Status Corrupt(absl::string_view what) {
@@ -216,20 +246,65 @@ class ReferenceGraph final : public EncodedGraph {
     ReferenceTally tally;
   };
 
+  static std::string NodeProblem(uint32_t node) {
+    return absl::StrCat(Name(), ": the record of node ", node, " is corrupt");
+  }
+
   // Decodes every list once, checking every invariant, and counts the arcs and the units of
-  // each component: Load's last step.
-  absl::Status Check() {
-    Checks checks;
-    checks.chain.resize(node_count_);
+  // each component into *checks: a full load's last step.
+  absl::Status CheckLists(Checks* checks) const {
+    checks->chain.resize(node_count_);
     Cursor cursor(this);
     for (uint32_t v = 0; v < node_count_; ++v) {
-      if (!cursor.Advance(&checks)) {
-        return Corrupt(absl::StrCat("the record of node ", v, " is corrupt"));
+      if (!cursor.Advance(checks)) return absl::DataLossError(NodeProblem(v));
+    }
+    return absl::OkStatus();
+  }
+
+  // Decode, checking the records of the chain it follows (what Check verifies of them); false
+  // if one is corrupt.
+  bool DecodeChecked(uint32_t node, std::vector<uint32_t>* out) const {
+    // The chain from `node` back to its absolute (or empty) record, then the records applied
+    // from there forward.
+    struct Step {
+      uint32_t node;
+      bool relative;
+      uint64_t after_ref;
+      uint64_t end;
+    };
+    Step chain[kMaxLink3Chain + 1];
+    uint32_t depth = 0;
+    for (;; ++depth) {
+      const ListStarts::Range range = starts_.Get(node);
+      uint64_t ref = 0;
+      uint64_t after_ref = range.end;
+      if (range.begin != range.end &&
+          !format_.ReadRef(data_, range.begin, range.end, &ref, &after_ref)) {
+        return false;
+      }
+      if (ref > window_ || ref > node) return false;
+      chain[depth] = {node, ref != 0, after_ref, range.end};
+      if (ref == 0) break;
+      if (depth == max_chain_) return false;  // A chain longer than L.
+      node -= static_cast<uint32_t>(ref);
+    }
+    out->clear();
+    for (uint32_t i = depth + 1; i-- > 0;) {
+      uint64_t adds_begin;
+      if (!format_.ApplyRecord(chain[i].relative, chain[i].node, node_count_, data_,
+                               chain[i].after_ref, chain[i].end, out, &adds_begin)) {
+        return false;
       }
     }
-    arc_count_ = checks.arcs;
-    tally_ = checks.tally;
-    return absl::OkStatus();
+    return true;
+  }
+
+  // Deferred checks: whether Decode has checked the chain of `node`.
+  bool NodeChecked(uint32_t node) const {
+    return (checked_nodes_[node / 64].load(std::memory_order_relaxed) >> (node % 64)) & 1;
+  }
+  void MarkNodeChecked(uint32_t node) const {
+    checked_nodes_[node / 64].fetch_or(uint64_t{1} << (node % 64), std::memory_order_relaxed);
   }
 
   // Decodes the lists in node order, keeping the last K + 1 of them, so that a representative
@@ -311,12 +386,23 @@ class ReferenceGraph final : public EncodedGraph {
     uint64_t position_ = 0;  // Where the record of node_ begins.
   };
 
+  // With deferred checks and lists left unchecked, the scan checks as CheckLists does and ends
+  // before a corrupt list.
   class Scanner final : public ListScanner {
    public:
-    explicit Scanner(const ReferenceGraph* graph) : graph_(graph), cursor_(graph) {}
+    explicit Scanner(const ReferenceGraph* graph) : graph_(graph), cursor_(graph) {
+      if (graph->deferred_ && !graph->all_checked_.load(std::memory_order_acquire)) {
+        checks_ = std::make_unique<Checks>();
+        checks_->chain.resize(graph->node_count_);
+      }
+    }
     bool Next(absl::Span<const uint32_t>* list) override {
       if (cursor_.node() == graph_->node_count_) return false;
-      cursor_.Advance(nullptr);
+      const uint32_t node = cursor_.node();
+      if (!cursor_.Advance(checks_.get())) {
+        graph_->ReportCorrupt(NodeProblem(node));
+        return false;
+      }
       *list = cursor_.last();
       return true;
     }
@@ -324,6 +410,7 @@ class ReferenceGraph final : public EncodedGraph {
    private:
     const ReferenceGraph* graph_;
     Cursor cursor_;
+    std::unique_ptr<Checks> checks_;  // Only while lists are unchecked.
   };
 
   void AppendBody(std::vector<uint8_t>* out) const override {
@@ -340,11 +427,18 @@ class ReferenceGraph final : public EncodedGraph {
   uint32_t window_;     // K.
   uint32_t max_chain_;  // L.
   uint32_t node_count_;
-  uint64_t arc_count_;
+  uint64_t arc_count_;  // With deferred checks, as recorded until CheckAll() confirms it.
   ListStarts starts_;
   std::vector<uint8_t> data_;  // ceil(data_length_ · unit / 8) bytes.
   uint64_t data_length_;       // Units, below 2^32.
-  ReferenceTally tally_;       // Units of the records by component, padding excluded.
+  // Units of the records by component, padding excluded; with deferred checks, set by
+  // CheckAll() (under check_mutex_, before all_checked_).
+  mutable ReferenceTally tally_;
+  bool deferred_ = false;  // Loaded with deferred checks.
+  mutable std::mutex check_mutex_;
+  mutable std::atomic<bool> all_checked_{false};  // Deferred: CheckAll() has run.
+  // Deferred: one bit per node whose chain Decode has checked.
+  std::unique_ptr<std::atomic<uint64_t>[]> checked_nodes_;
 };
 
 }  // namespace crawldb::codecs

@@ -128,10 +128,16 @@ class Arguments {
                                     function_->name, "('outlinks')"));
     }
     CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, links->Current());
+    links_ = links;
     auto graph = std::make_unique<CallGraph>();
     graph->live_urls = links->LiveUrls();
     graph->lists = std::make_unique<LinkGraphLists>(store, &graph->live_urls);
     return graph;
+  }
+
+  // After the call: OK unless a list it read was corrupt (LinkStore::status()).
+  absl::Status GraphStatus() const {
+    return links_ == nullptr ? absl::OkStatus() : links_->StoreStatus();
   }
 
  private:
@@ -147,6 +153,7 @@ class Arguments {
   const GraphFunction* function_;
   Connection* connection_;
   sqlite3_value* values_[kMaxArguments] = {};
+  mutable const LinksTable* links_ = nullptr;  // The table Graph() read.
 };
 
 absl::Status RunPageRank(const Arguments& arguments, std::vector<GraphRow>* rows) {
@@ -296,7 +303,8 @@ class GraphFunctionTable::Cursor : public RowsCursor<GraphRow> {
     const GraphFunction& function = *binding_->function;
     Arguments arguments(&function, binding_->connection);
     FilterArguments(idx_num, argc, argv, arguments.values());
-    return function.run(arguments, &rows());
+    CRAWLDB_RETURN_IF_ERROR(function.run(arguments, &rows()));
+    return arguments.GraphStatus();
   }
 
   absl::Status Column(sqlite3_context* context, int column) {

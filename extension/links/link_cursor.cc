@@ -135,10 +135,12 @@ void PlanLinkQuery(Direction primary, double nodes, double arcs, sqlite3_index_i
   if (ordered) info->orderByConsumed = 1;
 }
 
-LinkCursor::LinkCursor(const LinkStore* store, const urls::UrlIds* urls, Direction primary)
+LinkCursor::LinkCursor(const LinkStore* store, const urls::UrlIds* urls, Direction primary,
+                       StoreStatus store_status)
     : store_(store),
       urls_(urls != nullptr && urls->HasDeletedIds() ? urls : nullptr),
-      primary_(primary) {}
+      primary_(primary),
+      store_status_(std::move(store_status)) {}
 
 bool LinkCursor::Deleted(uint32_t node) const {
   if (urls_ == nullptr) return false;
@@ -170,6 +172,11 @@ void LinkCursor::SetNodeColumn(int column) {
 }
 
 absl::Status LinkCursor::Filter(int idx_num, const char*, int argc, sqlite3_value** argv) {
+  CRAWLDB_RETURN_IF_ERROR(Seek(idx_num, argc, argv));
+  return Checked();
+}
+
+absl::Status LinkCursor::Seek(int idx_num, int argc, sqlite3_value** argv) {
   eof_ = true;
   list_.clear();
   SetRow({});
@@ -300,6 +307,7 @@ absl::Status LinkCursor::Next() {
     ++entry_;
   } else if (mode_ == Mode::kScan) {
     NextScanNode();
+    return Checked();
   } else {
     eof_ = true;
   }
@@ -307,7 +315,10 @@ absl::Status LinkCursor::Next() {
 }
 
 absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
-  if (pending_rows_ != 0) DecodePending();  // a column the plan did not expect
+  if (pending_rows_ != 0) {
+    DecodePending();  // a column the plan did not expect
+    CRAWLDB_RETURN_IF_ERROR(Checked());
+  }
   if (TryColumnFast(context, column)) return absl::OkStatus();
   if (column == kColumnPos) {
     // The row's place in its primary node's list, which this plan did not decode.
@@ -315,6 +326,7 @@ absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
     const uint32_t value = primary_ == Direction::kOut ? dst() : src();
     VisibleList(primary_, key, &scratch_);
     auto at = std::lower_bound(scratch_.begin(), scratch_.end(), value);
+    CRAWLDB_RETURN_IF_ERROR(Checked());
     sqlite3_result_int64(context, at - scratch_.begin());
   } else {
     sqlite3_result_null(context);  // the hidden command columns
@@ -323,7 +335,10 @@ absl::Status LinkCursor::Column(sqlite3_context* context, int column) {
 }
 
 absl::StatusOr<sqlite3_int64> LinkCursor::Rowid() {
-  if (pending_rows_ != 0) DecodePending();
+  if (pending_rows_ != 0) {
+    DecodePending();
+    CRAWLDB_RETURN_IF_ERROR(Checked());
+  }
   return static_cast<sqlite3_int64>(uint64_t{src()} << 32 | dst());
 }
 

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -47,9 +48,14 @@ class LinkCursor : public VirtualCursor {
   // The columns of both tables, in declaration order.
   enum Column { kColumnSrc, kColumnDst, kColumnPos };
 
+  // The store's status() as the owning table reports it (its corruption policy).
+  using StoreStatus = std::function<absl::Status()>;
+
   // `store` and `urls` (nullptr when the graph's urls table is not connected) must outlive the
-  // cursor; both are caught up by the caller.
-  LinkCursor(const LinkStore* store, const urls::UrlIds* urls, Direction primary);
+  // cursor; both are caught up by the caller. A list the store finds corrupt ends the
+  // statement with `store_status`'s error (LinkStore::status()).
+  LinkCursor(const LinkStore* store, const urls::UrlIds* urls, Direction primary,
+             StoreStatus store_status);
 
   absl::Status Filter(int idx_num, const char* idx_str, int argc, sqlite3_value** argv);
   absl::Status Next();
@@ -83,6 +89,12 @@ class LinkCursor : public VirtualCursor {
  private:
   Direction other() const { return primary_ == Direction::kOut ? Direction::kIn : Direction::kOut; }
   bool Deleted(uint32_t node) const;
+  // OK unless a list this cursor read was corrupt: then store_status_'s error.
+  absl::Status Checked() const {
+    return store_->status().ok() ? absl::OkStatus() : store_status_();
+  }
+  // Filter, before Checked().
+  absl::Status Seek(int idx_num, int argc, sqlite3_value** argv);
   // The list of `node` in `direction`, less deleted URLs.
   void VisibleList(Direction direction, uint32_t node, std::vector<uint32_t>* list) const;
   // Makes `list` the current list, its first entry the row.
@@ -104,6 +116,7 @@ class LinkCursor : public VirtualCursor {
   const LinkStore* store_;
   const urls::UrlIds* urls_;
   Direction primary_;
+  StoreStatus store_status_;
   Mode mode_ = Mode::kScan;
   Direction scan_direction_ = Direction::kOut;  // kScan: the lists scanned, primary_'s or the
                                                 // transpose's

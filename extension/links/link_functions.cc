@@ -267,9 +267,9 @@ absl::Status ExportBvGraph(sqlite3_context* context, int argc, sqlite3_value** a
   }
   CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links,
                            Target(context, kFunction, table, /*rewrites=*/false));
-  const LinkStore& store = links->store();
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<codecs::Arc> arcs, links->AllArcs());
   absl::StatusOr<codecs::AdjacencyLists> graph =
-      codecs::AdjacencyLists::FromArcs(store.node_limit(), store.Arcs());
+      codecs::AdjacencyLists::FromArcs(links->store().node_limit(), arcs);
   if (!graph.ok()) return graph.status();
   if (inlinks) *graph = graph->Transpose();
   absl::StatusOr<codecs::BvGraphFiles> files = codecs::WriteBvGraph(graph->view(), {});

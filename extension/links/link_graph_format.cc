@@ -36,6 +36,7 @@ std::vector<std::vector<uint8_t>> GraphParts(const codecs::EncodedGraph& out,
   codecs::AppendVarint(out_bytes.size(), &parts[0]);
   codecs::AppendVarint(in_bytes.size(), &parts[0]);
   codecs::AppendVarint(part_bytes, &parts[0]);
+  codecs::AppendVarint(out.arc_count(), &parts[0]);
   for (const std::vector<uint8_t>* bytes : {&out_bytes, &in_bytes}) {
     for (size_t at = 0; at < bytes->size(); at += part_bytes) {
       size_t end = std::min(bytes->size(), at + part_bytes);
@@ -50,14 +51,17 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
   if (parts.empty() || parts[0].empty()) return Broken("the graph header is missing");
   const uint8_t* p = parts[0].data();
   const uint8_t* end = p + parts[0].size();
-  if (*p != kGraphFormatVersion) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("links: the graph was written in format version ", *p,
-                     "; this build reads version ", kGraphFormatVersion));
+  const uint8_t version = *p;
+  if (version != kGraphFormatVersion && version != kGraphFormatVersionWithoutArcs) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "links: the graph was written in format version ", version, "; this build reads versions ",
+        kGraphFormatVersionWithoutArcs, " to ", kGraphFormatVersion));
   }
   ++p;
   uint64_t out_bytes = 0, in_bytes = 0, part_bytes = 0;
+  codecs::AdjacencyLoadOptions options;  // Version 1: every list checked at load.
   if (!Next(&p, end, &out_bytes) || !Next(&p, end, &in_bytes) || !Next(&p, end, &part_bytes) ||
+      (version == kGraphFormatVersion && !Next(&p, end, &options.arc_count.emplace())) ||
       p != end) {
     return Broken("the graph header is malformed");
   }
@@ -88,7 +92,8 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
     for (size_t i = 0; i < count; ++i, ++next) {
       joined.insert(joined.end(), parts[next].begin(), parts[next].end());
     }
-    absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> decoded = codecs::LoadAdjacency(joined);
+    absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> decoded =
+        codecs::LoadAdjacency(joined, options);
     if (!decoded.ok()) return Broken(std::string(decoded.status().message()));
     *graph = std::move(*decoded);
   }

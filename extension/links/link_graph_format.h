@@ -4,13 +4,16 @@
 //
 //   <t>_graph(part INTEGER PRIMARY KEY, data BLOB NOT NULL), parts 0, 1, 2, … in order:
 //   part 0     header := version:u8 (= kGraphFormatVersion) out_bytes:varint in_bytes:varint
-//                        part_bytes:varint
+//                        part_bytes:varint arc_count:varint
 //   parts 1..  the bytes of the out graph, then of the in graph (EncodedGraph::Serialize, codecs/
 //              adjacency_codec.h, which names the codec and holds its parameters), cut into
 //              parts of part_bytes bytes (the last of each graph shorter; an empty graph has
 //              none): ⌈out_bytes / part_bytes⌉ parts of out, then ⌈in_bytes / part_bytes⌉ of in.
 //   Parts keep each row far below SQLITE_LIMIT_LENGTH however large the graph.
-//
+//   The arc count (of each graph; out and in hold the same arcs) lets the codecs check each
+//   list when it is first decoded instead of all of them at load (codecs/adjacency_codec.h,
+//   "Deferred checks"): a new connection's first look-up does not decode the whole graph.
+//   Version 1 had no arc_count: still read, every list checked at load.//
 //   <t>_log(seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)
 //   changes := version:u8 (= kLogFormatVersion) count:varint packed
 //   packed    the changes, zstd-compressed once large enough (codecs/packed_bytes.h):
@@ -22,7 +25,9 @@
 //   seq 1, 2, 3, … in commit order; replaying every row over the base gives the current graph.
 //   Version 1 held each change plainly, kind:u8 src:varint dst:varint, uncompressed: still read.
 //
-// Loading validates everything against the header and the codec (DataLossError "links: …").
+// Loading validates the header, the parts and the codec's envelope and parameters
+// (DataLossError "links: …"); a version-2 graph's lists are checked as they are decoded
+// (LinkStore::status()), a version-1 graph's at load.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +43,8 @@
 
 namespace crawldb::links {
 
-inline constexpr uint8_t kGraphFormatVersion = 1;
+inline constexpr uint8_t kGraphFormatVersion = 2;
+inline constexpr uint8_t kGraphFormatVersionWithoutArcs = 1;
 inline constexpr uint8_t kLogFormatVersion = 2;
 inline constexpr uint8_t kPlainLogFormatVersion = 1;
 // Largest body of changes one log row holds (SQLite's own limit on a blob is 1 GB).
@@ -54,7 +60,8 @@ struct LoadedGraph {
   std::unique_ptr<codecs::EncodedGraph> out;
   std::unique_ptr<codecs::EncodedGraph> in;
 };
-// Loads the parts (part 0 first); checks that both graphs have the same nodes and arc count.
+// Loads the parts (part 0 first); checks that both graphs have the same nodes and arc count
+// (for version 2, the header's, which CheckAll() compares with the lists).
 absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts);
 
 std::vector<uint8_t> EncodeLogChanges(absl::Span<const LinkChange> changes);

@@ -146,15 +146,25 @@ void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
   ++version_;
 }
 
+absl::Status LinkStore::status() const {
+  absl::Status status = out_->status();
+  return status.ok() ? in_->status() : status;
+}
+
+absl::Status LinkStore::CheckBase() const {
+  absl::Status status = out_->CheckAll();
+  return status.ok() ? in_->CheckAll() : status;
+}
+
 bool LinkStore::Add(uint32_t src, uint32_t dst) {
-  if (Contains(src, dst)) return false;
+  if (Contains(src, dst) || !status().ok()) return false;
   ApplyAdd(src, dst);
   undo_.push_back({.added = true, .src = src, .dst = dst});
   return true;
 }
 
 bool LinkStore::Remove(uint32_t src, uint32_t dst) {
-  if (!Contains(src, dst)) return false;
+  if (!Contains(src, dst) || !status().ok()) return false;
   ApplyRemove(src, dst);
   undo_.push_back({.added = false, .src = src, .dst = dst});
   return true;
@@ -162,6 +172,7 @@ bool LinkStore::Remove(uint32_t src, uint32_t dst) {
 
 absl::Status LinkStore::Replay(const LinkChange& change) {
   bool present = Contains(change.src, change.dst);
+  if (absl::Status status = this->status(); !status.ok()) return status;
   if (present == change.added) {
     return absl::DataLossError(absl::StrCat("links log: ", change.added ? "adds" : "removes",
                                             " the arc ", change.src, " -> ", change.dst,
@@ -192,7 +203,10 @@ void LinkStore::ClearUndo() {
   if (undo_.capacity() > 4096) undo_.shrink_to_fit();
 }
 
-std::vector<codecs::Arc> LinkStore::Arcs() const {
+absl::StatusOr<std::vector<codecs::Arc>> LinkStore::Arcs() const {
+  // Checked whole first: a corrupt list would read as empty, and the arcs would be rewritten
+  // without it.
+  if (absl::Status status = CheckBase(); !status.ok()) return status;
   std::vector<codecs::Arc> arcs;
   arcs.reserve(arc_count_);
   std::vector<uint32_t> list;
@@ -205,6 +219,10 @@ std::vector<codecs::Arc> LinkStore::Arcs() const {
 
 void LinkStore::Check(std::vector<std::string>* problems) const {
   auto problem = [&](std::string text) { problems->push_back(absl::StrCat("links: ", text)); };
+  if (absl::Status status = CheckBase(); !status.ok()) {
+    problem(std::string(status.message()));
+    return;
+  }
   size_t mirrored = 0;
   delta_out_.ForEach([&](uint32_t src, const std::vector<uint32_t>& targets) {
     for (uint32_t dst : targets) {

@@ -58,11 +58,12 @@ class LinkStore {
   std::optional<uint32_t> Degree(Direction direction, uint32_t node) const;
 
   // Changes; each returns false (and changes nothing) when there is nothing to do: the arc is
-  // already there / not there.
+  // already there / not there, or status() is not OK.
   bool Add(uint32_t src, uint32_t dst);
   bool Remove(uint32_t src, uint32_t dst);
   // Replays a committed change read from the shadow tables; DataLossError when it does not fit
-  // the current state (an add of a present arc, a removal of an absent one).
+  // the current state (an add of a present arc, a removal of an absent one) or status() is not
+  // OK.
   absl::Status Replay(const LinkChange& change);
 
   // Every node id below node_limit() may have a list; none at or above it has.
@@ -78,8 +79,9 @@ class LinkStore {
   size_t delta_arcs() const { return delta_arcs_; }
   size_t tombstones() const { return tombstones_.size(); }
 
-  // The whole current graph as arcs src → dst: base less tombstones plus delta, in src order.
-  std::vector<codecs::Arc> Arcs() const;
+  // The whole current graph as arcs src → dst: base less tombstones plus delta, in src order;
+  // the DataLossError of CheckBase() when the base is corrupt.
+  absl::StatusOr<std::vector<codecs::Arc>> Arcs() const;
 
   // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
   size_t UndoMark() const { return undo_.size(); }
@@ -90,8 +92,16 @@ class LinkStore {
     return absl::MakeConstSpan(undo_).subspan(mark);
   }
 
-  // Problems with the invariants (delta directions mirror each other, tombstones name base
-  // arcs, delta arcs are not base arcs, in is the transpose of out), one line each.
+  // OK, or the corruption a decode met in the base (codecs/adjacency_codec.h, "Deferred
+  // checks"): a base loaded with deferred checks finds a corrupt list when it first reads it,
+  // and the list then reads as empty. Whoever reads lists checks this before trusting them.
+  absl::Status status() const;
+  // Checks every list of the base not checked yet (EncodedGraph::CheckAll).
+  absl::Status CheckBase() const;
+
+  // Problems with the invariants (the base's lists, CheckBase; delta directions mirror each
+  // other, tombstones name base arcs, delta arcs are not base arcs, in is the transpose of
+  // out), one line each.
   void Check(std::vector<std::string>* problems) const;
 
   size_t MemoryBytes() const;

@@ -172,7 +172,8 @@ absl::StatusOr<const LinkStore*> LinksTable::Current() {
 
 absl::StatusOr<std::unique_ptr<LinkCursor>> LinksTable::Open() {
   CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, Current());
-  return std::make_unique<LinkCursor>(store, Urls(), Direction::kOut);
+  return std::make_unique<LinkCursor>(store, Urls(), Direction::kOut,
+                                      [this] { return StoreStatus(); });
 }
 
 absl::Status LinksTable::LoadAll() {
@@ -216,6 +217,7 @@ absl::Status LinksTable::Begin() {
 }
 
 absl::Status LinksTable::Sync() {
+  CRAWLDB_RETURN_IF_ERROR(RefuseCommitAfterAllocationFailure());
   absl::Span<const LinkChange> changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
@@ -240,7 +242,7 @@ absl::Status LinksTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* r
   if (argc == 1) {  // DELETE, by rowid = src · 2^32 + dst
     auto key = static_cast<uint64_t>(sqlite3_value_int64(argv[0]));
     store_.Remove(static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key));
-    return absl::OkStatus();
+    return StoreStatus();
   }
   if (sqlite3_value_type(argv[0]) != SQLITE_NULL) {
     return UserError(kLinksModule, "UPDATE is not supported",
@@ -277,7 +279,7 @@ absl::Status LinksTable::Insert(sqlite3_value* src_value, sqlite3_value* dst_val
   }
   *rowid = static_cast<sqlite3_int64>(uint64_t{src} << 32 | dst);
   if (src != dst) store_.Add(src, dst);  // self links are dropped, as in paper 001 §3.1
-  return absl::OkStatus();
+  return StoreStatus();
 }
 
 absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) {
@@ -288,7 +290,8 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
       return UserError(kLinksModule, "optimize and import cannot run inside a transaction",
                        "COMMIT first");
     }
-    return Rewrite(store_.Arcs());
+    CRAWLDB_ASSIGN_OR_RETURN(std::vector<codecs::Arc> all, AllArcs());
+    return Rewrite(std::move(all));
   }
   if (name == "import") {
     auto* arcs =
@@ -300,12 +303,23 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
     }
     // The import functions refuse to run inside a user's transaction, then open their own so
     // that the URLs crawldb_import_links inserts commit with the links (link_functions.cc).
-    std::vector<codecs::Arc> all = store_.Arcs();
+    CRAWLDB_ASSIGN_OR_RETURN(std::vector<codecs::Arc> all, AllArcs());
     all.insert(all.end(), arcs->begin(), arcs->end());
     return Rewrite(std::move(all));
   }
   return UserError(kLinksModule, absl::StrCat("unknown command '", name, "'"),
                    "the command is 'optimize'");
+}
+
+absl::Status LinksTable::StoreStatus() const {
+  absl::Status status = store_.status();
+  return status.ok() ? status : Corrupt(status);
+}
+
+absl::StatusOr<std::vector<codecs::Arc>> LinksTable::AllArcs() const {
+  absl::StatusOr<std::vector<codecs::Arc>> arcs = store_.Arcs();
+  if (!arcs.ok()) return Corrupt(arcs.status());
+  return arcs;
 }
 
 absl::Status LinksTable::Rewrite(std::vector<codecs::Arc> arcs) {
@@ -355,7 +369,7 @@ absl::Status LinksTable::RenumberIds(absl::string_view urls_table,
                                      absl::Span<const int64_t> old_to_new) {
   if (!absl::EqualsIgnoreCase(urls_table, urls_name_)) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
-  std::vector<codecs::Arc> arcs = store_.Arcs();
+  CRAWLDB_ASSIGN_OR_RETURN(std::vector<codecs::Arc> arcs, AllArcs());
   auto renumber = [&](uint32_t id) -> std::optional<uint32_t> {
     if (id == 0 || id >= old_to_new.size()) return id;  // not a URL id
     int64_t renumbered = old_to_new[id];
@@ -465,7 +479,8 @@ absl::Status InlinksTable::BestIndex(sqlite3_index_info* info) {
 absl::StatusOr<std::unique_ptr<LinkCursor>> InlinksTable::Open() {
   CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Outlinks());
   CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, links->Current());
-  return std::make_unique<LinkCursor>(store, links->Urls(), Direction::kIn);
+  return std::make_unique<LinkCursor>(store, links->Urls(), Direction::kIn,
+                                      [links] { return links->StoreStatus(); });
 }
 
 absl::Status RegisterLinks(sqlite3* db, Connection* connection) {

@@ -21,6 +21,11 @@
 // directions), <t>_log (one row per committed transaction's changes). inlinks has none: it finds
 // outlinks through the connection (extension/common/connection.h) at every statement.
 //
+// Loading reads every part of <t>_graph but decodes no list: each is checked when a statement
+// first reads it (link_graph_format.h), so that a new connection's first look-up costs the
+// reading of the parts, not a decode of the whole graph. A statement that meets a corrupt list
+// fails with SQLITE_CORRUPT_VTAB (StoreStatus); crawldb_check() and optimize check every list.
+//
 // Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
 // <t>_log at xSync, are undone on rollback; other connections catch up at each statement
 // (extension/common/table_sync.h). Optimize and import rewrite <t>_graph and are refused
@@ -80,6 +85,11 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
 
   // For inlinks and the functions: the store after catching up with other connections.
   absl::StatusOr<const LinkStore*> Current();
+  // The store's status() under the corruption policy (ShadowBackedTable::Corrupt): a statement
+  // that met a corrupt base list fails instead of acting on it as if it were empty.
+  absl::Status StoreStatus() const;
+  // LinkStore::Arcs() under the corruption policy.
+  absl::StatusOr<std::vector<codecs::Arc>> AllArcs() const;
   // The store as last caught up, for plan estimates.
   const LinkStore& store() const { return store_; }
   // The urls table this graph's ids belong to, when connected; for the deleted-URL filter.

@@ -1,7 +1,8 @@
 // The adjacency codecs link1, link2 and link3 (codecs/adjacency_codec.h): golden bytes for the
 // paper's examples, round trips on hand-made, random and real (cnr-2000) graphs through every
 // access path (Decode, Degree, Scan, Serialize + LoadAdjacency), hostile bytes with pinned
-// messages, and truncation / byte-flip loops that must end in DataLoss or a valid graph.
+// messages, and truncation / byte-flip loops that must end in DataLoss or a valid graph, loaded
+// with every list checked and with deferred checks.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -467,6 +468,61 @@ TEST(LinkCodecs, Link3RejectsBadRefsChainsAndDeletes) {
   EXPECT_EQ(LoadError(far), "link3: the record of node 2 is corrupt");
 }
 
+// Deferred checks: a graph loaded with its arc count reads its intact lists and finds a corrupt
+// one when it decodes it; the codecs without deferred checks compare the count at load.
+TEST(LinkCodecs, DeferredChecksFindACorruptListWhenItIsRead) {
+  // Records as in Link3RejectsBadRefsChainsAndDeletes: node 0 = 1 5 1 1, node 1 = 3 1 D.
+  const AdjacencyLists graph = Lists({{1, 2, 3}, {1, 2, 3, 4}, {}, {}, {}});
+  const std::vector<uint8_t> bytes = Serialized("link3", graph);
+  AdjacencyLoadOptions seven;
+  seven.arc_count = 7;
+  std::vector<uint8_t> bad = bytes;
+  bad[bytes.size() - 4 + 2] = 0x15;  // Node 1: ref 2 > node 1.
+  EXPECT_EQ(LoadError(bad), "link3: the record of node 1 is corrupt");
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded = LoadAdjacency(bad, seven);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  const EncodedGraph& deferred = **loaded;
+  EXPECT_EQ(deferred.arc_count(), 7u);
+  std::vector<uint32_t> list;
+  deferred.Decode(0, &list);
+  EXPECT_EQ(list, std::vector<uint32_t>({1, 2, 3}));
+  EXPECT_TRUE(deferred.status().ok());
+  EXPECT_EQ(deferred.Degree(1), 0u);
+  EXPECT_EQ(deferred.status(), absl::DataLossError("link3: the record of node 1 is corrupt"));
+  deferred.Decode(1, &list);
+  EXPECT_TRUE(list.empty());
+  EXPECT_EQ(deferred.CheckAll(), absl::DataLossError("link3: the record of node 1 is corrupt"));
+
+  // The scan ends before the corrupt list.
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> scanned = LoadAdjacency(bad, seven);
+  ASSERT_TRUE(scanned.ok());
+  std::unique_ptr<ListScanner> scanner = (*scanned)->Scan();
+  absl::Span<const uint32_t> next;
+  EXPECT_TRUE(scanner->Next(&next));
+  EXPECT_FALSE(scanner->Next(&next));
+  EXPECT_EQ((*scanned)->status(), absl::DataLossError("link3: the record of node 1 is corrupt"));
+
+  // Intact lists and another arc count: found by CheckAll, for good.
+  AdjacencyLoadOptions eight;
+  eight.arc_count = 8;
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> miscounted = LoadAdjacency(bytes, eight);
+  ASSERT_TRUE(miscounted.ok());
+  (*miscounted)->Decode(1, &list);
+  EXPECT_EQ(list, std::vector<uint32_t>({1, 2, 3, 4}));
+  const absl::Status wrong = absl::DataLossError("link3: the lists hold 7 arcs; 8 were recorded");
+  EXPECT_EQ((*miscounted)->CheckAll(), wrong);
+  EXPECT_EQ((*miscounted)->CheckAll(), wrong);
+  EXPECT_EQ((*miscounted)->status(), wrong);
+
+  // A codec checked at load compares the count there.
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> link2 =
+      LoadAdjacency(Serialized("link2", graph), eight);
+  EXPECT_EQ(link2.status(), absl::DataLossError("link2: the lists hold 7 arcs; 8 were recorded"));
+  link2 = LoadAdjacency(Serialized("link2", graph), seven);
+  ASSERT_TRUE(link2.ok());
+  EXPECT_TRUE((*link2)->CheckAll().ok());
+}
+
 TEST(LinkCodecs, Link3HuffRejectsBadTables) {
   const std::vector<uint8_t> bytes = Serialized("link3+huff", RandomGraph(50, 3));
   EXPECT_EQ(LoadError(bytes), "OK");
@@ -514,7 +570,64 @@ void ExpectValidGraph(const EncodedGraph& graph) {
   EXPECT_EQ(graph.SizeBits().Total(), 8 * graph.Serialize().size());
 }
 
+// The same bytes loaded with deferred checks, given the arc count of the graph they were made
+// from: whatever the bytes, every list read is an adjacency list (a corrupt one empty, with
+// status() saying so), and CheckAll() passes exactly when the full load found that graph's
+// arc count, after which the lists are the full load's.
+void ExpectDeferredAgrees(const std::vector<uint8_t>& bytes, uint64_t arcs) {
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> full = LoadAdjacency(bytes);
+  AdjacencyLoadOptions options;
+  options.arc_count = arcs;
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> deferred = LoadAdjacency(bytes, options);
+  if (!deferred.ok()) {
+    ASSERT_EQ(deferred.status().code(), absl::StatusCode::kDataLoss) << deferred.status();
+    ASSERT_TRUE(!full.ok() || (*full)->arc_count() != arcs) << "deferred: " << deferred.status();
+    return;
+  }
+  const EncodedGraph& graph = **deferred;
+  std::unique_ptr<ListScanner> scanner = graph.Scan();
+  bool scanning = true;
+  absl::Span<const uint32_t> scanned;
+  std::vector<uint32_t> list;
+  for (uint32_t v = 0; v < graph.size(); ++v) {
+    const uint32_t degree = graph.Degree(v);
+    graph.Decode(v, &list);
+    ASSERT_EQ(degree, list.size());
+    for (size_t i = 0; i < list.size(); ++i) {
+      ASSERT_LT(list[i], graph.size());
+      if (i > 0) {
+        ASSERT_LT(list[i - 1], list[i]);
+      }
+    }
+    if (scanning && !scanner->Next(&scanned)) {
+      scanning = false;
+      ASSERT_FALSE(graph.status().ok()) << "the scan ended at node " << v;
+    }
+    if (scanning) {
+      ASSERT_EQ(scanned, absl::MakeConstSpan(list));
+    }
+  }
+  const absl::Status checked = graph.CheckAll();
+  const bool same_graph = full.ok() && (*full)->arc_count() == arcs;
+  ASSERT_EQ(checked.ok(), same_graph) << checked;
+  if (!checked.ok()) {
+    ASSERT_EQ(checked.code(), absl::StatusCode::kDataLoss);
+    return;
+  }
+  EXPECT_EQ(graph.SizeBits().Total(), (*full)->SizeBits().Total());
+  EXPECT_EQ(graph.SizeBits().adds, (*full)->SizeBits().adds);
+  std::vector<uint32_t> expected;
+  for (uint32_t v = 0; v < graph.size(); ++v) {
+    graph.Decode(v, &list);
+    (*full)->Decode(v, &expected);
+    ASSERT_EQ(list, expected) << "node " << v;
+  }
+}
+
 void CorruptionLoop(const std::vector<uint8_t>& bytes, uint64_t seed) {
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> clean = LoadAdjacency(bytes);
+  ASSERT_TRUE(clean.ok()) << clean.status();
+  const uint64_t arcs = (*clean)->arc_count();
   for (size_t size = 0; size < bytes.size(); ++size) {
     const std::vector<uint8_t> truncated(bytes.begin(), bytes.begin() + size);
     absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded = LoadAdjacency(truncated);
@@ -533,6 +646,7 @@ void CorruptionLoop(const std::vector<uint8_t>& bytes, uint64_t seed) {
       } else {
         ASSERT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << loaded.status();
       }
+      ExpectDeferredAgrees(flipped, arcs);
     }
   }
 }

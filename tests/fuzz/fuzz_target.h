@@ -55,6 +55,12 @@ class FuzzInput {
 
   bool empty() const { return p_ == end_; }
   uint8_t Byte() { return p_ == end_ ? 0 : *p_++; }
+  // Four bytes, least significant first.
+  uint32_t U32() {
+    uint32_t value = 0;
+    for (int shift = 0; shift < 32; shift += 8) value |= uint32_t{Byte()} << shift;
+    return value;
+  }
   absl::Span<const uint8_t> Piece() {
     uint64_t length = 0;
     const uint8_t* after = codecs::ReadVarint(p_, end_, &length);

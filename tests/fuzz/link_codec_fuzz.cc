@@ -2,12 +2,16 @@
 // built once per codec: CRAWLDB_FUZZ_CODEC names it ("link1", "link2", "link3", "link3+huff",
 // "bv"; tests/fuzz/CMakeLists.txt).
 //
-// Input: the body, which the target wraps in the envelope naming the codec.
+// Input: an arc count (u32), then the body, which the target wraps in the envelope naming the
+// codec.
 // Properties: nothing crashes and every error is a DataLossError; a graph that loads has lists
 // that are adjacency lists (strictly increasing, ids below the node count) whose lengths are
 // the degrees and add up to the arc count, Decode and Scan agree, and it serializes, in
 // SizeBits().Total() bits, to bytes that load to the same lists and serialize to themselves
-// (the input itself but for overlong varints, which the codecs accept).
+// (the input itself but for overlong varints, which the codecs accept). Loaded with deferred
+// checks and the arc count: every list read is an adjacency list of its degree (empty when
+// corrupt, status() then saying so), and CheckAll() passes exactly when the full load found
+// that arc count, the lists then being the full load's.
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,7 +49,12 @@ std::vector<Seed> FuzzSeeds() {
     FUZZ_CHECK(encoded.ok());
     std::vector<uint8_t> bytes = (*encoded)->Serialize();
     bytes.erase(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(Envelope().size()));
-    seeds.push_back({std::move(name), std::move(bytes)});
+    const auto arcs = static_cast<uint32_t>((*encoded)->arc_count());
+    std::vector<uint8_t> input = {static_cast<uint8_t>(arcs), static_cast<uint8_t>(arcs >> 8),
+                                  static_cast<uint8_t>(arcs >> 16),
+                                  static_cast<uint8_t>(arcs >> 24)};
+    input.insert(input.end(), bytes.begin(), bytes.end());
+    seeds.push_back({std::move(name), std::move(input)});
   };
   add("empty", codecs::AdjacencyLists(), {});
   absl::StatusOr<codecs::AdjacencyLists> small =
@@ -64,11 +73,59 @@ std::vector<Seed> FuzzSeeds() {
   return seeds;
 }
 
+// The deferred load of `bytes` against `full`, their load with every list checked.
+void CheckDeferred(const std::vector<uint8_t>& bytes, uint32_t arcs,
+                   const absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>>& full) {
+  codecs::AdjacencyLoadOptions options;
+  options.arc_count = arcs;
+  absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> loaded =
+      codecs::LoadAdjacency(bytes, options);
+  const bool same_graph = full.ok() && (*full)->arc_count() == arcs;
+  if (!loaded.ok()) {
+    FUZZ_CHECK(absl::IsDataLoss(loaded.status()) && !same_graph);
+    return;
+  }
+  const codecs::EncodedGraph& graph = **loaded;
+  std::unique_ptr<codecs::ListScanner> scanner = graph.Scan();
+  bool scanning = true;
+  absl::Span<const uint32_t> scanned;
+  std::vector<uint32_t> list;
+  const uint32_t checked = std::min(graph.size(), kMaxCheckedNodes);
+  for (uint32_t v = 0; v < checked; ++v) {
+    const uint32_t degree = graph.Degree(v);
+    graph.Decode(v, &list);
+    FUZZ_CHECK(list.size() == degree);
+    for (size_t i = 0; i < list.size(); ++i) {
+      FUZZ_CHECK(list[i] < graph.size());
+      if (i > 0) FUZZ_CHECK(list[i - 1] < list[i]);
+    }
+    if (scanning && !scanner->Next(&scanned)) {
+      scanning = false;
+      FUZZ_CHECK(!graph.status().ok());
+    }
+    if (scanning) FUZZ_CHECK(std::vector<uint32_t>(scanned.begin(), scanned.end()) == list);
+  }
+  const absl::Status status = graph.CheckAll();
+  FUZZ_CHECK(status.ok() == same_graph);
+  if (!status.ok()) {
+    FUZZ_CHECK(absl::IsDataLoss(status));
+    return;
+  }
+  std::vector<uint32_t> expected;
+  for (uint32_t v = 0; v < checked; ++v) {
+    graph.Decode(v, &list);
+    (*full)->Decode(v, &expected);
+    FUZZ_CHECK(list == expected);
+  }
+}
+
 void TestOneInput(FuzzInput input) {
+  const uint32_t claimed_arcs = input.U32();
   const absl::Span<const uint8_t> data = input.Rest();
   std::vector<uint8_t> bytes = Envelope();
   bytes.insert(bytes.end(), data.begin(), data.end());
   absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> loaded = codecs::LoadAdjacency(bytes);
+  CheckDeferred(bytes, claimed_arcs, loaded);
   if (!loaded.ok()) {
     FUZZ_CHECK(absl::IsDataLoss(loaded.status()));
     return;

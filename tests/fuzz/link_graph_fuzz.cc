@@ -4,7 +4,8 @@
 // Input: part:piece… (part 0, the header, first)
 // Properties: nothing crashes and every error is a DataLossError (FailedPrecondition for another
 // version); a base that loads has two graphs of the same nodes and arcs, which a store lists
-// (every node, both directions) and which stored again as parts load to the same graphs.
+// (every node, both directions) and which stored again as parts load to the same graphs; its
+// lists, checked whole, are intact or a DataLossError the store's status keeps.
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ void TestOneInput(FuzzInput input) {
     store.List(links::Direction::kOut, v, &list);
     store.List(links::Direction::kIn, v, &list);
   }
+  // Lists are checked as they are read (version 2): a corrupt one shows in the store's status.
+  const absl::Status checked = store.CheckBase();
+  FUZZ_CHECK(checked.ok() || absl::IsDataLoss(checked));
+  FUZZ_CHECK(store.status().ok() == checked.ok());
 }
 
 }  // namespace crawldb::fuzz

@@ -3,11 +3,13 @@
 #include "extension/links/link_store.h"
 
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "codecs/varint.h"
 #include "extension/links/link_files.h"
 #include "extension/links/link_graph_format.h"
@@ -131,7 +133,7 @@ TEST(LinkGraphFormat, RoundTripsAndRefusesDamage) {
   damaged = parts;
   damaged[0][0] = kGraphFormatVersion + 1;
   EXPECT_EQ(load(damaged).status().message(),
-            "links: the graph was written in format version 2; this build reads version 1");
+            "links: the graph was written in format version 3; this build reads versions 1 to 2");
   EXPECT_EQ(load({}).status().message(), "links: the graph header is missing");
   // A header naming 64 GiB of out graph in 64 parts of 1 GiB, given 64 empty parts: refused
   // before anything is reserved (the loader threw std::bad_alloc; found by the link_graph fuzz
@@ -141,11 +143,49 @@ TEST(LinkGraphFormat, RoundTripsAndRefusesDamage) {
   codecs::AppendVarint(uint64_t{64} << 30, &damaged[0]);
   codecs::AppendVarint(0, &damaged[0]);
   codecs::AppendVarint(uint64_t{1} << 30, &damaged[0]);
+  codecs::AppendVarint(0, &damaged[0]);
   EXPECT_EQ(load(damaged).status().message(), "links: graph part 1 holds 0 bytes, not 1073741824");
-  // The out graph's parts given as the in graph's: same sizes, different graphs.
+  // Headers of the parts' sizes, with an arc count or without (version 1).
+  const size_t out_bytes = store.base(Direction::kOut).Serialize().size();
+  const size_t in_bytes = store.base(Direction::kIn).Serialize().size();
+  auto header = [&](uint8_t version, uint64_t part_bytes, std::optional<uint64_t> arc_count) {
+    std::vector<uint8_t> bytes = {version};
+    for (uint64_t value : {uint64_t{out_bytes}, uint64_t{in_bytes}, part_bytes}) {
+      codecs::AppendVarint(value, &bytes);
+    }
+    if (arc_count.has_value()) codecs::AppendVarint(*arc_count, &bytes);
+    return bytes;
+  };
   damaged = parts;
-  damaged[0].back() = 0;  // part_bytes 0
-  EXPECT_EQ(load(damaged).status().code(), absl::StatusCode::kDataLoss);
+  ASSERT_EQ(header(kGraphFormatVersion, 4096, store.arc_count()), parts[0]);
+  damaged[0] = header(kGraphFormatVersion, 0, store.arc_count());
+  EXPECT_EQ(load(damaged).status().message(), "links: the graph header gives a part size of 0");
+  damaged[0] = header(kGraphFormatVersion, 4096, std::nullopt);
+  EXPECT_EQ(load(damaged).status().message(), "links: the graph header is malformed");
+
+  // Version 1 (no arc count) is read, every list checked at load.
+  damaged[0] = header(kGraphFormatVersionWithoutArcs, 4096, std::nullopt);
+  absl::StatusOr<LoadedGraph> old = load(damaged);
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ(old->out->arc_count(), store.arc_count());
+  EXPECT_EQ(old->out->Serialize(), store.base(Direction::kOut).Serialize());
+  damaged[0] = header(kGraphFormatVersionWithoutArcs, 4096, store.arc_count());
+  EXPECT_EQ(load(damaged).status().message(), "links: the graph header is malformed");
+
+  // Version 2 checks the lists as they are read: a wrong arc count loads, and the store's
+  // check finds it.
+  damaged[0] = header(kGraphFormatVersion, 4096, store.arc_count() + 1);
+  absl::StatusOr<LoadedGraph> miscounted = load(damaged);
+  ASSERT_TRUE(miscounted.ok()) << miscounted.status();
+  LinkStore reset;
+  reset.Reset(std::move(miscounted->out), std::move(miscounted->in));
+  EXPECT_EQ(reset.arc_count(), store.arc_count() + 1);
+  std::vector<std::string> problems;
+  reset.Check(&problems);
+  EXPECT_EQ(problems, std::vector<std::string>(
+                          {absl::StrCat("links: link3: the lists hold ", store.arc_count(),
+                                        " arcs; ", store.arc_count() + 1, " were recorded")}));
+  EXPECT_EQ(reset.Arcs().status().code(), absl::StatusCode::kDataLoss);
 }
 
 TEST(LinkGraphFormat, LogRowsRoundTripAndRefuseDamage) {

@@ -546,7 +546,7 @@ void ExpectDamagedBlobsCorruptVtab(const std::string& codec) {
       "DELETE FROM outlinks_graph WHERE part = 2",
       "UPDATE outlinks_log SET changes = substr(changes, 1, 4)",
       "UPDATE outlinks_log SET changes = x'01020105ff'",
-      "UPDATE outlinks_graph SET data = x'02' || substr(data, 2) WHERE part = 0",
+      "UPDATE outlinks_graph SET data = x'03' || substr(data, 2) WHERE part = 0",
   };
   for (int at = 0; at < 120; ++at) {
     damages.push_back("UPDATE outlinks_graph SET data = flip(data, " + std::to_string(at * 13) +
@@ -570,10 +570,52 @@ void ExpectDamagedBlobsCorruptVtab(const std::string& codec) {
                   message.find("format version") != std::string::npos)
           << message;
       EXPECT_EQ(message.rfind("crawldb_links: table 'outlinks': ", 0), 0u) << message;
+      // Nothing rewrites the damaged graph as if its corrupt lists were empty.
+      const std::string stored = One(db, "SELECT hex(group_concat(data)) FROM outlinks_graph");
+      EXPECT_THROW(db.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')"),
+                   SQLite::Exception);
+      EXPECT_EQ(One(db, "SELECT hex(group_concat(data)) FROM outlinks_graph"), stored);
     }
   }
   // Every structural damage is caught; a flipped byte may also decode to another valid graph.
   EXPECT_GE(corrupt, 6 + 60);
+}
+
+// A base's lists are checked as they are read (link_graph_format.h): a new connection looks
+// one list up without decoding the rest, and a base whose lists do not hold the arc count its
+// header records is found by crawldb_check() and refused by optimize, which keeps it.
+TEST(LinksCorruption, AMiscountedBaseIsFoundByCheckAndKeptByOptimize) {
+  std::string path = TempDbPath("links_miscounted");
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec(
+        "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
+        "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
+        "INSERT INTO urls(url) VALUES ('http://a.example/'), ('http://b.example/'),"
+        " ('http://c.example/');"
+        "INSERT INTO outlinks(src, dst) VALUES (1, 2), (1, 3), (2, 3);"
+        "INSERT INTO outlinks(outlinks) VALUES ('optimize');");
+    // The header's last byte is its arc count, 3: make it 4.
+    ASSERT_EQ(One(db, "SELECT hex(substr(data, -1)) FROM outlinks_graph WHERE part = 0"), "03");
+    db.exec(
+        "UPDATE outlinks_graph SET data = substr(data, 1, length(data) - 1) || x'04' "
+        "WHERE part = 0");
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(One(db, "SELECT group_concat(dst) FROM outlinks WHERE src = 1"), "2,3");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"),
+            "outlinks: links: link3: the lists hold 3 arcs; 4 were recorded");
+  const std::string stored = One(db, "SELECT hex(group_concat(data)) FROM outlinks_graph");
+  try {
+    db.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')");
+    ADD_FAILURE() << "optimize rewrote a miscounted base";
+  } catch (const SQLite::Exception& e) {
+    EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << e.what();
+    EXPECT_EQ(std::string(e.what()),
+              "crawldb_links: table 'outlinks': link3: the lists hold 3 arcs; 4 were recorded; "
+              "the stored data is damaged; restore the file from a backup");
+  }
+  EXPECT_EQ(One(db, "SELECT hex(group_concat(data)) FROM outlinks_graph"), stored);
 }
 
 TEST(LinksCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
