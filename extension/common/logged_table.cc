@@ -1,6 +1,8 @@
 #include "extension/common/logged_table.h"
 
+#include "absl/strings/str_cat.h"
 #include "extension/common/status.h"
+#include "extension/common/trampoline.h"
 
 namespace crawldb {
 
@@ -8,7 +10,9 @@ LoggedTable::LoggedTable(sqlite3* db, std::string module, absl::string_view sche
                          absl::string_view table)
     : db_(db),
       module_(std::move(module)),
-      sync_(std::make_unique<TableSync>(db, module_, schema, table)) {}
+      sync_(std::make_unique<TableSync>(db, module_, schema, table)),
+      allocation_failures_seen_(AllocationFailures()),
+      allocation_failures_at_begin_(allocation_failures_seen_) {}
 
 void LoggedTable::RenameSync(absl::string_view schema, absl::string_view table) {
   auto sync = std::make_unique<TableSync>(db_, module_, schema, table);
@@ -30,6 +34,10 @@ PlanFigures LoggedTable::RoundedStoreFigures() const {
 }
 
 absl::Status LoggedTable::CatchUp() {
+  if (const uint64_t failures = AllocationFailures(); failures != allocation_failures_seen_) {
+    sync_->RequireReload();  // the store may hold part of a change
+    allocation_failures_seen_ = failures;
+  }
   CRAWLDB_ASSIGN_OR_RETURN(TableSync::Action action, sync_->Poll());
   absl::Status status;
   if (action == TableSync::Action::kReload) {
@@ -47,11 +55,20 @@ absl::Status LoggedTable::CatchUp() {
 
 absl::Status LoggedTable::Begin() {
   CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
+  allocation_failures_at_begin_ = AllocationFailures();
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   ClearUndo();
   sync_->Began();
   ResetTransaction(false);
   return absl::OkStatus();
+}
+
+absl::Status LoggedTable::RefuseCommitAfterAllocationFailure() const {
+  if (AllocationFailures() == allocation_failures_at_begin_) return absl::OkStatus();
+  return absl::ResourceExhaustedError(
+      absl::StrCat(module_,
+                   ": out of memory during this transaction, which may have left part "
+                   "of a change in memory; it cannot commit: roll it back and retry"));
 }
 
 absl::Status LoggedTable::Commit() {

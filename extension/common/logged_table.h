@@ -48,6 +48,11 @@ class LoggedTable {
   // After a rename: the bookkeeping's statements name the new tables.
   void RenameSync(absl::string_view schema, absl::string_view table);
 
+  // OK unless a std::bad_alloc was caught since this transaction began (trampoline.h): the
+  // store may hold part of a change, so the transaction must not commit (ResourceExhausted,
+  // SQLITE_NOMEM, saying to roll back). Every xSync calls it first.
+  absl::Status RefuseCommitAfterAllocationFailure() const;
+
   // At connect: reads the stored figures.
   absl::Status ReadStoredFigures();
   // Stores the store's figures when their rounding moved (TableSync::SaveFigures). Called by xSync and by every
@@ -74,6 +79,11 @@ class LoggedTable {
   sqlite3* db_;
   std::string module_;
   std::unique_ptr<TableSync> sync_;
+  // AllocationFailures() when the store was last loaded or caught up: when it moves, the next
+  // statement reloads the store.
+  uint64_t allocation_failures_seen_;
+  // AllocationFailures() at Begin.
+  uint64_t allocation_failures_at_begin_;
 };
 
 }  // namespace crawldb

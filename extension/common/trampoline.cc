@@ -1,10 +1,24 @@
 #include "extension/common/trampoline.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 
 namespace crawldb {
+namespace {
+
+std::atomic<uint64_t> allocation_failures{0};
+
+}  // namespace
+
+void NoteAllocationFailure() noexcept {
+  allocation_failures.fetch_add(1, std::memory_order_relaxed);
+}
+
+uint64_t AllocationFailures() noexcept {
+  return allocation_failures.load(std::memory_order_relaxed);
+}
 
 char* SqliteStrdup(absl::string_view text) noexcept {
   char* copy = static_cast<char*>(sqlite3_malloc64(text.size() + 1));

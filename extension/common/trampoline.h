@@ -6,6 +6,12 @@
 // SQLITE_INTERNAL with a message) and turns a non-OK status into an SQLite code (SqliteCode())
 // plus an error message (zErrMsg of the vtab, or sqlite3_result_error for functions).
 //
+// A std::bad_alloc may have left a store holding part of a change (a counter moved, its undo
+// entry not recorded): each one caught is counted (AllocationFailures), and the tables act on
+// the count (logged_table.h): they reload their store at the next statement and refuse to
+// commit a transaction during which one happened. SQLite's own allocation failures
+// (SQLITE_NOMEM from its functions) return through the Status path and leave no such state.
+//
 // A virtual table T plugs in through VtabModule<T>::Get(). T derives from VirtualTable and has a
 // nested T::Cursor deriving from VirtualCursor. Required members:
 //   static absl::StatusOr<std::unique_ptr<T>> Connect(sqlite3*, void* aux, const VtabArgs&);
@@ -29,6 +35,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <new>
@@ -79,6 +86,11 @@ inline void ResultSeconds(sqlite3_context* context, double seconds) {
 // A copy of `text` in sqlite3_malloc'ed memory (NULL when out of memory).
 char* SqliteStrdup(absl::string_view text) noexcept;
 
+// Counts a std::bad_alloc caught at the boundary (above).
+void NoteAllocationFailure() noexcept;
+// The std::bad_alloc caught so far in this process, by any connection.
+uint64_t AllocationFailures() noexcept;
+
 // The message used when a C++ exception other than std::bad_alloc reaches the boundary.
 absl::Status UnexpectedException(const std::exception* e) noexcept;
 
@@ -91,6 +103,7 @@ int GuardVtab(sqlite3_vtab* vtab, Body&& body) noexcept {
     SetVtabError(vtab, status);
     return SqliteCode(status);
   } catch (const std::bad_alloc&) {
+    NoteAllocationFailure();
     return SQLITE_NOMEM;
   } catch (const std::exception& e) {
     SetVtabError(vtab, UnexpectedException(&e));
@@ -108,6 +121,7 @@ void GuardFunction(sqlite3_context* context, Body&& body) noexcept {
     absl::Status status = body();
     if (!status.ok()) SetResultError(context, status);
   } catch (const std::bad_alloc&) {
+    NoteAllocationFailure();
     sqlite3_result_error_nomem(context);
   } catch (const std::exception& e) {
     SetResultError(context, UnexpectedException(&e));
@@ -153,6 +167,7 @@ class VtabModule {
       }
       status = table.status();
     } catch (const std::bad_alloc&) {
+      NoteAllocationFailure();
       return SQLITE_NOMEM;
     } catch (const std::exception& e) {
       status = UnexpectedException(&e);

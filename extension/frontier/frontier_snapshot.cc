@@ -422,6 +422,7 @@ absl::Status FrontierTable::TakeIn(absl::Span<const LogRow> rows,
 // Transactions.
 
 absl::Status FrontierTable::Sync() {
+  CRAWLDB_RETURN_IF_ERROR(RefuseCommitAfterAllocationFailure());
   ChangeSet changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());

@@ -207,6 +207,7 @@ absl::StatusOr<std::optional<std::vector<uint16_t>>> UrlsTable::ReadIdChunk(int6
 // Transactions.
 
 absl::Status UrlsTable::Sync() {
+  CRAWLDB_RETURN_IF_ERROR(RefuseCommitAfterAllocationFailure());
   UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
   if (pending.added_count == 0 && pending.deleted_ids.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());

@@ -10,7 +10,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <string>
 
@@ -18,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "tests/vtab/fault_scenarios.h"
 #include "tests/vtab/loaded_db.h"
 
 namespace crawldb::testing {
@@ -174,50 +174,25 @@ void RegisterFaultyVfs() {
   ASSERT_EQ(sqlite3_vfs_register(&vfs, 0), SQLITE_OK);
 }
 
-// What a commit can change, in one line: every table's rows, summed up.
-std::string State(SQLite::Database& db) {
-  return One(db,
-             "SELECT (SELECT count(*) || '/' || total(id) || '/' || total(length(url)) FROM urls) "
-             "|| ' ' || (SELECT count(*) || '/' || total(depth) || '/' || group_concat(DISTINCT "
-             "state) FROM frontier) || ' ' || (SELECT count(*) || '/' || total(src * 7 + dst) "
-             "FROM outlinks)");
-}
-
 class IoFaults : public ::testing::Test {
  protected:
   void SetUp() override {
     RegisterFaultyVfs();
     template_ = TempDbPath("io_faults_template");
-    arcs_ = std::filesystem::path(template_).replace_extension(".arcs").string();
-    std::ofstream(arcs_) << "1\t2\n2\t3\n3\t1\n4\t1\n";
-    SQLite::Database db = LoadedDb(template_);
-    db.exec(
-        "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0);"
-        "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, host_delay=0);"
-        "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
-        "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);");
-    db.exec(
-        "SELECT count(crawl_add('http://h' || (x % 5) || '.example/p' || x, CASE WHEN x > 1 "
-        "THEN 'http://h' || ((x - 1) % 5) || '.example/p' || (x - 1) END, 0, 1000)) FROM "
-        "(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 300) "
-        "SELECT x FROM n)");
-    db.exec("SELECT count(*) FROM crawl_lease(40, 60, 1000)");
+    WriteFaultTemplate(template_);
   }
 
   // Runs `commit` on a copy of the template through the faulty VFS with the N-th operation
   // failing, N = 1, 2, … until it runs untouched; checks each failure as the header says.
   // Returns how many I/O points the commit has.
   long FailEveryPoint(const std::string& name, const std::string& commit) {
+    const std::string before = CleanRun(name, "");
+    std::string after;  // CleanRun(name, commit), made when first needed
     for (long n = 1;; ++n) {
       SCOPED_TRACE(name + ", I/O operation " + std::to_string(n));
       const std::string path = TempDbPath("io_faults_" + name);
       std::filesystem::copy_file(template_, path,
                                  std::filesystem::copy_options::overwrite_existing);
-      std::string before, after;
-      {
-        SQLite::Database db = LoadedDb(path);
-        before = State(db);
-      }
       SQLite::Database db(path, SQLite::OPEN_READWRITE, 0, "faulty");
       db.loadExtension(CRAWLDB_EXTENSION_PATH, nullptr);
       faults = Faults{faults.real_vfs, n, 0, 0};
@@ -243,59 +218,25 @@ class IoFaults : public ::testing::Test {
         if (after.empty()) after = CleanRun(name, commit);
         EXPECT_EQ(state, after);
       }
-      // The connection that saw the fault goes on (out of the transaction a failed script left
-      // open, as an application would).
-      if (!sqlite3_get_autocommit(db.getHandle())) db.exec("ROLLBACK");
-      try {
-        db.exec("SELECT count(crawl_add('http://after.example/', NULL, 0, 3000))");
-      } catch (const SQLite::Exception& e) {
-        ADD_FAILURE() << "after the fault: " << e.what();
-      }
-      EXPECT_EQ(State(db), State(fresh));
-      EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+      ExpectConnectionGoesOn(db, fresh);
     }
   }
 
-  // The state `commit` leaves on a copy of the template without faults.
+  // The state `commit` leaves on a copy of the template without faults (the template's own
+  // for an empty commit).
   std::string CleanRun(const std::string& name, const std::string& commit) {
     const std::string path = TempDbPath("io_faults_clean_" + name);
     std::filesystem::copy_file(template_, path, std::filesystem::copy_options::overwrite_existing);
     SQLite::Database db = LoadedDb(path);
-    db.exec(commit);
+    if (!commit.empty()) db.exec(commit);
     return State(db);
   }
 
   std::string template_;
-  std::string arcs_;
 };
 
 TEST_F(IoFaults, EveryPointOfEachRepresentativeCommit) {
-  struct Scenario {
-    std::string name;
-    std::string commit;
-  };
-  const Scenario scenarios[] = {
-      {"crawl_add_batch",
-       "BEGIN; SELECT count(crawl_add('http://h1.example/new' || x, 'http://h1.example/p1', 0, "
-       "2000)) FROM (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < "
-       "50) SELECT x FROM n); COMMIT"},
-      // Outside a transaction one call is one transaction: its URL and its link together.
-      {"crawl_add_autocommit",
-       "SELECT crawl_add('http://h1.example/alone', 'http://h1.example/p1', 0, 2000)"},
-      {"urls_insert",
-       "INSERT INTO urls(url) SELECT 'http://n' || (x % 3) || '.example/q' || x FROM (WITH "
-       "RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50) SELECT x FROM n)"},
-      {"lease", "SELECT count(*) FROM crawl_lease(30, 60, 2000)"},
-      {"confirm",
-       "BEGIN; SELECT count(crawl_confirm(url, 200, 0, 2001)) FROM frontier WHERE state = "
-       "'leased'; COMMIT"},
-      {"outlinks_insert",
-       "INSERT OR IGNORE INTO outlinks(src, dst) SELECT id, id % 50 + 1 FROM urls WHERE id <= 80"},
-      {"urls_delete", "DELETE FROM urls WHERE id % 10 = 0"},
-      {"optimize", "SELECT crawldb_optimize()"},
-      {"import_arcs", "SELECT crawldb_import_arcs('" + arcs_ + "')"},
-  };
-  for (const Scenario& scenario : scenarios) {
+  for (const FaultScenario& scenario : FaultScenarios(template_)) {
     const long points = FailEveryPoint(scenario.name, scenario.commit);
     EXPECT_GT(points, 0) << scenario.name;
     std::printf("io faults: %s: %ld I/O points failed one at a time\n", scenario.name.c_str(),
