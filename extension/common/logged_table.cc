@@ -1,5 +1,6 @@
 #include "extension/common/logged_table.h"
 
+#include "extension/common/replicated_writes.h"
 #include "extension/common/status.h"
 
 namespace crawldb {
@@ -46,6 +47,7 @@ absl::Status LoggedTable::CatchUp() {
 }
 
 absl::Status LoggedTable::Begin() {
+  CRAWLDB_RETURN_IF_ERROR(CheckReplicatedWrite(db_));
   CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   ClearUndo();
