@@ -35,12 +35,16 @@ class Group:
         self.node = node
         self.addresses = [f"127.0.0.1:{free_port()}" for _ in range(size)]
         self.processes = {}
-        self.start(1)
-        self.wait_for_log(1, "serving on")
-        for node in range(2, size + 1):
-            self.start(node, join=self.addresses[0])
-        for node in range(2, size + 1):
-            self.wait_for_log(node, "joined as a voter")
+        try:
+            self.start(1)
+            self.wait_for_log(1, "serving on")
+            for node in range(2, size + 1):
+                self.start(node, join=self.addresses[0])
+            for node in range(2, size + 1):
+                self.wait_for_log(node, "joined as a voter")
+        except BaseException:
+            self.stop_all()
+            raise
 
     def start(self, node, join=None):
         arguments = [self.node, "--id", str(node), "--address", self.addresses[node - 1],

@@ -63,7 +63,9 @@ int Run(const NodeOptions& options) {
   dqlite_node* node = nullptr;
   if (dqlite_node_create(options.id, options.address.c_str(), options.data_dir.c_str(), &node) !=
       0) {
-    return Fail(node, "cannot create the node");
+    Fail(node, "cannot create the node");
+    if (node != nullptr) dqlite_node_destroy(node);  // dqlite_node_create's contract
+    return 1;
   }
   if (dqlite_node_set_bind_address(node, options.address.c_str()) != 0) {
     Fail(node, "cannot listen on " + options.address);
