@@ -56,6 +56,11 @@ class Group:
         self.processes[node] = subprocess.Popen(arguments, stderr=log, stdout=log)
         log.close()
 
+    def restart(self, node):
+        """Starts a stopped node again on its data (it rejoins as the member it was)."""
+        self.start(node, join=self.addresses[0] if node != 1 else None)
+        self.wait_for_log(node, "(existing)")
+
     def log_path(self, node):
         return os.path.join(self.folder, f"node{node}.log")
 
