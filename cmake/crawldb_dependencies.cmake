@@ -8,6 +8,11 @@ pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(IDN2 REQUIRED IMPORTED_TARGET libidn2)
 find_program(SQLITE3_SHELL sqlite3 REQUIRED)
+# Optional: crawldb-node and its cluster test are built only with libdqlite-dev.
+pkg_check_modules(DQLITE IMPORTED_TARGET dqlite)
+if(NOT DQLITE_FOUND)
+  message(STATUS "libdqlite-dev not found: crawldb-node is not built, the cluster test skips")
+endif()
 
 if(CRAWLDB_BUILD_TESTS)
   find_package(GTest REQUIRED)

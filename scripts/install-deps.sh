@@ -14,6 +14,8 @@ packages=(
   dpkg-dev file   # the Debian package (CPack): dpkg-shlibdeps finds its dependencies
   python3-venv    # the wheel's test installs it in a venv (pip from ensurepip, nothing downloaded)
   gnuplot-nox     # the benchmarks' --plot (bench/plot.py) and its test
+  libdqlite-dev   # crawldb-node, a dqlite node serving crawldb (built only when present)
+  go-dqlite       # the dqlite shell, for ad-hoc SQL against a crawldb-node cluster
 )
 
 missing=()

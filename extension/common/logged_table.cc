@@ -1,6 +1,7 @@
 #include "extension/common/logged_table.h"
 
 #include "absl/strings/str_cat.h"
+#include "extension/common/replicated_writes.h"
 #include "extension/common/status.h"
 #include "extension/common/trampoline.h"
 
@@ -54,6 +55,7 @@ absl::Status LoggedTable::CatchUp() {
 }
 
 absl::Status LoggedTable::Begin() {
+  CRAWLDB_RETURN_IF_ERROR(CheckReplicatedWrite(db_));
   CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());
   allocation_failures_at_begin_ = AllocationFailures();
   CRAWLDB_RETURN_IF_ERROR(CatchUp());

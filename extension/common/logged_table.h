@@ -28,7 +28,8 @@ class LoggedTable {
   absl::Status CatchUp();
 
   // xBegin takes the write lock at once, so that no other connection commits between this
-  // catch-up and this transaction's commit (ids and leases are handed out in memory).
+  // catch-up and this transaction's commit (ids and leases are handed out in memory). Under
+  // crawldb-node it first refuses a write dqlite would not replicate (replicated_writes.h).
   absl::Status Begin();
   absl::Status Commit();
   absl::Status Rollback();

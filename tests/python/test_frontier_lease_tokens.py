@@ -159,6 +159,22 @@ class LeaseTokens(FrontierTest):
                    (NOW,))
         self.assertEqual(db.execute("SELECT count(*) FROM frontier_leases").fetchone()[0], 4)
 
+    def test_one_lease_hands_out_up_to_the_cap(self):
+        # The cap (kMaxLease) is sized for a remote fetcher: one lease per round trip.
+        db = crawl()
+        db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                   "WHERE i < 100001) INSERT INTO frontier(url) SELECT 'http://a.example/' || i "
+                   "FROM n")
+        for statement in (LEASE, "SELECT * FROM crawl_lease(?, ?, ?)"):
+            with self.assertRaises(sqlite3.OperationalError) as raised:
+                db.execute(statement, (100001, 60, NOW, "big")[:statement.count("?")])
+            self.assertIn("must be an integer from 1 to 100000", str(raised.exception))
+        db.execute(LEASE, (100000, 60, NOW, "big"))
+        self.assertEqual(db.execute("SELECT count(*) FROM frontier WHERE lease_token = 'big'")
+                         .fetchone(), (100000,))
+        self.assertEqual(db.execute("SELECT count(*) FROM crawl_lease(100000, 60, ?)", (NOW,))
+                         .fetchone(), (1,))
+
     def test_token_survives_commit_reopen_and_other_connections(self):
         with tempfile.TemporaryDirectory() as folder:
             path, db = seeded_file(folder)
