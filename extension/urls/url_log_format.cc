@@ -110,21 +110,38 @@ absl::StatusOr<std::vector<int64_t>> DecodeLogIds(absl::Span<const uint8_t> blob
   return ids;
 }
 
-std::vector<uint8_t> EncodeLogParts(const LogParts& parts) {
-  std::string blob(1, static_cast<char>(kLogPartsFormatVersion));
-  codecs::AppendVarint(static_cast<uint64_t>(parts.added_count), &blob);
-  codecs::AppendVarint(parts.parts.size(), &blob);
+std::vector<uint8_t> EncodeLogAdds(const LogAdds& adds, int64_t first_id,
+                                   codecs::ZstdContexts* zstd) {
+  std::string blob(1, static_cast<char>(kLogAddsFormatVersion));
+  codecs::AppendVarint(static_cast<uint64_t>(adds.added_count), &blob);
+  codecs::AppendVarint(adds.parts.size(), &blob);
   size_t previous = 0;
-  for (size_t part : parts.parts) {
+  for (size_t part : adds.parts) {
     codecs::AppendVarint(part - previous, &blob);
     previous = part;
   }
+  codecs::AppendVarint(static_cast<uint64_t>(adds.folded.value_or(0)), &blob);
+  if (!adds.has_adds()) return {blob.begin(), blob.end()};
+  for (uint32_t size : adds.part_sizes) codecs::AppendVarint(size, &blob);
+  size_t begin = 0;
+  for (uint32_t size : adds.part_sizes) {
+    for (size_t i = begin; i < begin + size; ++i) {
+      const int64_t gap = i == begin ? adds.ids[i] - first_id : adds.ids[i] - adds.ids[i - 1] - 1;
+      codecs::AppendVarint(static_cast<uint64_t>(gap), &blob);
+    }
+    begin += size;
+  }
+  const std::vector<uint8_t> keys = EncodeLogKeys(adds.keys, zstd);
+  blob.append(keys.begin(), keys.end());
   return {blob.begin(), blob.end()};
 }
 
-absl::StatusOr<LogParts> DecodeLogParts(absl::Span<const uint8_t> blob) {
+absl::StatusOr<LogAdds> DecodeLogAdds(absl::Span<const uint8_t> blob, int64_t first_id,
+                                      std::string* scratch, codecs::ZstdContexts* zstd) {
+  const bool old = !blob.empty() && blob[0] == kLogPartsFormatVersion;
   const uint8_t* p = nullptr;
-  absl::StatusOr<uint64_t> added = ReadHeader(blob, kLogPartsFormatVersion, &p);
+  absl::StatusOr<uint64_t> added =
+      ReadHeader(blob, old ? kLogPartsFormatVersion : kLogAddsFormatVersion, &p);
   if (!added.ok()) return added.status();
   const uint8_t* end = blob.data() + blob.size();
   uint64_t count = 0;
@@ -132,8 +149,8 @@ absl::StatusOr<LogParts> DecodeLogParts(absl::Span<const uint8_t> blob) {
   if (p == nullptr || count > kUrlParts || *added > static_cast<uint64_t>(INT64_MAX)) {
     return Corrupt("bad part count");
   }
-  LogParts parts;
-  parts.added_count = static_cast<int64_t>(*added);
+  LogAdds adds;
+  adds.added_count = static_cast<int64_t>(*added);
   uint64_t part = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t gap = 0;
@@ -142,10 +159,55 @@ absl::StatusOr<LogParts> DecodeLogParts(absl::Span<const uint8_t> blob) {
       return Corrupt(absl::StrCat("part ", i, " is malformed"));
     }
     part += gap;
-    parts.parts.push_back(static_cast<size_t>(part));
+    adds.parts.push_back(static_cast<size_t>(part));
   }
-  if (p != end) return Corrupt("bytes after the last part");
-  return parts;
+  if (old) {
+    if (p != end) return Corrupt("bytes after the last part");
+    return adds;
+  }
+  uint64_t folded = 0;
+  p = codecs::ReadVarint(p, end, &folded);
+  if (p == nullptr || folded > static_cast<uint64_t>(INT64_MAX)) return Corrupt("bad folded seq");
+  adds.folded = static_cast<int64_t>(folded);
+  if (p == end) return adds;
+  // The adds: a byte at least per part size and per id bounds the counts before any allocation.
+  if (count == 0 || *added > static_cast<uint64_t>(end - p) || first_id < 1 ||
+      *added > static_cast<uint64_t>(INT64_MAX - first_id)) {
+    return Corrupt("bad adds");
+  }
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t size = 0;
+    p = codecs::ReadVarint(p, end, &size);
+    if (p == nullptr || size == 0 || size > *added - total) {
+      return Corrupt(absl::StrCat("part ", i, "'s add count is malformed"));
+    }
+    total += size;
+    adds.part_sizes.push_back(static_cast<uint32_t>(size));
+  }
+  if (total != *added) return Corrupt("the parts' add counts do not sum to the count");
+  std::vector<bool> seen(total);
+  adds.ids.reserve(total);
+  for (uint32_t size : adds.part_sizes) {
+    uint64_t offset = 0;
+    for (uint32_t i = 0; i < size; ++i) {
+      uint64_t gap = 0;
+      p = codecs::ReadVarint(p, end, &gap);
+      const uint64_t next = i == 0 ? gap : offset + gap + 1;
+      if (p == nullptr || gap >= total || next >= total || seen[next]) {
+        return Corrupt(absl::StrCat("id ", adds.ids.size(), " is malformed"));
+      }
+      seen[next] = true;
+      offset = next;
+      adds.ids.push_back(first_id + static_cast<int64_t>(offset));
+    }
+  }
+  absl::StatusOr<std::vector<std::string_view>> keys =
+      DecodeLogKeys({p, static_cast<size_t>(end - p)}, scratch, zstd);
+  if (!keys.ok()) return keys.status();
+  if (keys->size() != total) return Corrupt("the keys do not match the ids");
+  adds.keys = *std::move(keys);
+  return adds;
 }
 
 std::vector<uint8_t> EncodeIdGaps(absl::Span<const int64_t> ids) {

@@ -103,29 +103,34 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
     loaded->run_seq = (*run)->seq;
   }
   int64_t last_id = static_cast<int64_t>(base_.size());
+  auto add = [&](absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys) {
+    size_t key_bytes = loaded->pending.key_bytes();
+    for (std::string_view key : keys) key_bytes += key.size();
+    loaded->pending.Reserve(loaded->pending.size() + ids.size(), key_bytes);
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const int64_t id = ids[i];
+      if (id <= last_id || id > max_id_) {
+        return absl::DataLossError(
+            absl::StrCat("url part ", part, ": pending id ", id, " is out of order or range"));
+      }
+      if (UrlPartOf(keys[i]) != part) {
+        return absl::DataLossError(
+            absl::StrCat("url part ", part, ": pending id ", id, " belongs to another part"));
+      }
+      last_id = id;
+      loaded->pending.Append(id, keys[i]);
+    }
+    return absl::OkStatus();
+  };
   absl::Status status = source_->ReadPending(
       part, loaded->run_seq,
       [&](absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys) {
-        size_t key_bytes = loaded->pending.key_bytes();
-        for (std::string_view key : keys) key_bytes += key.size();
-        loaded->pending.Reserve(loaded->pending.size() + ids.size(), key_bytes);
-        for (size_t i = 0; i < ids.size(); ++i) {
-          const int64_t id = ids[i];
-          if (id <= last_id || id > max_id_) {
-            return absl::DataLossError(
-                absl::StrCat("url part ", part, ": pending id ", id, " is out of order or range"));
-          }
-          if (UrlPartOf(keys[i]) != part) {
-            return absl::DataLossError(
-                absl::StrCat("url part ", part, ": pending id ", id, " belongs to another part"));
-          }
-          last_id = id;
-          loaded->pending.Append(id, keys[i]);
-        }
+        if (absl::Status added = add(ids, keys); !added.ok()) return added;
         loaded->row_sizes.push_back(static_cast<uint32_t>(ids.size()));
         return absl::OkStatus();
       });
   if (!status.ok()) return status;
+  if (absl::Status tail = source_->ReadTail(part, add); !tail.ok()) return tail;
   return loaded;
 }
 
@@ -263,6 +268,7 @@ absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
 }
 
 void UrlStore::RowWritten(size_t part, size_t count) {
+  if (slots_[part].held == nullptr) return;  // read with the row when next needed
   slots_[part].held->row_sizes.push_back(static_cast<uint32_t>(count));
 }
 

@@ -16,7 +16,7 @@
 //
 // Paging. The store holds the base, the deleted ids and the parts and id-map chunks that
 // statements needed: a part is read from the source (the table's shadow tables: its run and
-// its pending keys) on first use and evicted, least recently used, once the parts held pass
+// its pending keys, in its pending rows and then in the log tail) on first use and evicted, least recently used, once the parts held pass
 // the cache bound — except parts holding adds not yet committed. Without a source (the store
 // used alone, in tests and benchmarks) every part is in memory from the start, empty.
 // Statements that hold a part (a cursor) keep it alive through a shared pointer even when the
@@ -70,6 +70,12 @@ class UrlStoreSource {
       size_t part, int64_t after,
       const std::function<absl::Status(absl::Span<const int64_t> ids,
                                        absl::Span<const std::string_view> keys)>& add_row) = 0;
+  // Calls add(ids, keys) once with part `part`'s keys in the log tail (urls_table.h), which
+  // follow its pending rows; not when it holds none.
+  virtual absl::Status ReadTail(
+      size_t part,
+      const std::function<absl::Status(absl::Span<const int64_t> ids,
+                                       absl::Span<const std::string_view> keys)>& add) = 0;
   // Chunk `chunk` of the id map; nullopt when it is not stored.
   virtual absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) = 0;
 };
@@ -80,7 +86,7 @@ struct LoadedPart {
   int64_t run_seq = 0;  // the commit that wrote the run (0: none)
   PendingKeys pending;
   // The stored pending rows holding `pending`'s entries from the first on, oldest first: their
-  // sizes in entries (the entries after them are not written yet).
+  // sizes in entries (the entries after them are in the log tail, or not committed yet).
   std::vector<uint32_t> row_sizes;
   // Ranks of the run ordered by id, made by the first look-up by id.
   std::vector<uint32_t> ranks_by_id;
@@ -138,8 +144,8 @@ class UrlStore {
   // Key bytes pending in the parts held.
   size_t HeldPendingBytes() const;
 
-  // Pending rows (the table writes them at commit). A row of the `count` entries after part
-  // `part`'s last row was written; part `part` must be held.
+  // Pending rows (the table writes them when it folds the log tail). A row of the `count`
+  // entries after part `part`'s last row was written (nothing to do when the part is not held).
   void RowWritten(size_t part, size_t count);
   // How many of part `part`'s newest rows are to be folded into one, or 0: rows are folded while
   // the one before the newest ones is no larger than they are together, so that a part has

@@ -1,6 +1,6 @@
 // `urls` and its shadow tables: loading, catching up with other connections, what a commit
-// writes (log rows, pending rows, id-map chunks, merged runs; urls_table.h tells when parts
-// merge), and the store's reads of what it does not hold (UrlStoreSource).
+// writes (log rows, and at a fold of the log tail pending rows and merged runs; urls_table.h
+// tells when), id-map chunks, and the store's reads of what it does not hold (UrlStoreSource).
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -24,9 +24,15 @@ constexpr size_t kMergeFactor = 2;
 constexpr int64_t kModelRow = -1;
 // Most key bytes in one <t>_pending row (a transaction adding more to a part writes several).
 constexpr size_t kPendingRowBytes = 4 << 20;
-// <t>_log rows kept behind the newest: a connection further behind finds a gap and reloads,
-// which reads no part.
+// <t>_log rows kept behind the newest (and the tail's, whatever their number): a connection
+// further behind finds a gap and reloads, which reads no part.
 constexpr int64_t kKeptLogRows = 1000;
+// The log tail is folded once its rows pass log_tail_kb or are this many, which bounds what
+// every connection holds of it and reads at open.
+constexpr size_t kTailRows = 256;
+// A commit adding more URLs than this folds at once, without coding them into its row first
+// (they would pass the default log_tail_kb alone).
+constexpr int64_t kMaxLoggedUrls = 16384;
 
 }  // namespace
 
@@ -45,6 +51,7 @@ absl::Status UrlsTable::LoadAll() {
   if (!base.ok()) return Corrupt(base.status());
   if (stored_format_ < kPartsFormat) CRAWLDB_RETURN_IF_ERROR(RefuseUnoptimizedOldFormat());
   store_.Reset(std::move(*base));
+  tail_.Fold(0);
   fingerprints_->Invalidate();
   CRAWLDB_RETURN_IF_ERROR(LoadPartsModel());
   {
@@ -63,18 +70,59 @@ absl::Status UrlsTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kReadLastLog));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, last.Step());
   if (row) {
-    absl::StatusOr<LogParts> added = DecodeLogParts(last.ColumnBlob(2));
-    if (!added.ok()) return Corrupt(added.status());
+    const int64_t seq = last.ColumnInt64(0);
     const int64_t first_id = last.ColumnInt64(1);
+    absl::StatusOr<LogAdds> added = DecodeLogAdds(last.ColumnBlob(2), first_id, &log_keys_, &zstd_);
+    if (!added.ok()) return Corrupt(added.status());
     if (first_id <= static_cast<int64_t>(store_.base().size())) {
       return Corrupt(absl::DataLossError(
-          absl::StrCat("log row ", last.ColumnInt64(0), " adds id ", first_id, ", in the base")));
+          absl::StrCat("log row ", seq, " adds id ", first_id, ", in the base")));
     }
     store_.SetMaxId(first_id + added->added_count - 1);
-    sync().Replayed(last.ColumnInt64(0));
+    const int64_t folded = added->folded.value_or(seq);
+    if (folded > seq) {
+      return Corrupt(
+          absl::DataLossError(absl::StrCat("url log: row ", seq, " names a later fold, ", folded)));
+    }
+    tail_.Fold(folded);
+    if (folded < seq) CRAWLDB_RETURN_IF_ERROR(LoadTail(seq, folded));
+    sync().Replayed(seq);
   }
   store_.ClearUndo();
   return absl::OkStatus();
+}
+
+absl::Status UrlsTable::LoadTail(int64_t last_seq, int64_t folded) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, folded));
+  for (int64_t expected = folded + 1; expected <= last_seq; ++expected) {
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+    if (!row || select.ColumnInt64(0) != expected) {
+      return Corrupt(absl::DataLossError(
+          absl::StrCat("url log: row ", expected, ", after the last fold, is missing")));
+    }
+    absl::Span<const uint8_t> blob = select.ColumnBlob(2);
+    absl::StatusOr<LogAdds> added = DecodeLogAdds(blob, select.ColumnInt64(1), &log_keys_, &zstd_);
+    if (!added.ok()) return Corrupt(added.status());
+    if (added->folded != folded || added->has_adds() != (added->added_count > 0)) {
+      return Corrupt(absl::DataLossError(
+          absl::StrCat("url log: row ", expected,
+                       ", after the last fold, names another fold or lacks its URLs")));
+    }
+    AddToTail(*added, blob.size());
+  }
+  return absl::OkStatus();
+}
+
+void UrlsTable::AddToTail(const LogAdds& adds, size_t row_bytes) {
+  size_t begin = 0;
+  for (size_t i = 0; i < adds.part_sizes.size(); ++i) {
+    const size_t size = adds.part_sizes[i];
+    tail_.AddPart(adds.parts[i], absl::MakeConstSpan(adds.ids).subspan(begin, size),
+                  absl::MakeConstSpan(adds.keys).subspan(begin, size));
+    begin += size;
+  }
+  tail_.AddRow(row_bytes);
 }
 
 absl::Status UrlsTable::RefuseUnoptimizedOldFormat() {
@@ -116,11 +164,29 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
       // Rows this connection has not seen were trimmed: reload (it reads no part).
       gap = select.ColumnInt64(0) != expected;
       if (gap) break;
-      absl::StatusOr<LogParts> added = DecodeLogParts(select.ColumnBlob(2));
+      const int64_t row_seq = select.ColumnInt64(0);
+      absl::Span<const uint8_t> blob = select.ColumnBlob(2);
+      absl::StatusOr<LogAdds> added =
+          DecodeLogAdds(blob, select.ColumnInt64(1), &log_keys_, &zstd_);
       if (!added.ok()) return Corrupt(added.status());
       if (absl::Status status = store_.ReplayAdds(select.ColumnInt64(1), added->added_count);
           !status.ok()) {
         return Corrupt(status);
+      }
+      const int64_t folded = added->folded.value_or(row_seq);
+      if (folded != tail_.folded()) {
+        // A fold: the tail's keys are in pending rows now, which the parts held do not count.
+        if (folded != row_seq) {
+          return Corrupt(
+              absl::DataLossError(absl::StrCat("url log: row ", row_seq, " names fold ", folded)));
+        }
+        for (size_t part : tail_.Parts()) store_.ForgetPart(part);
+        tail_.Fold(folded);
+      } else if (added->has_adds() != (added->added_count > 0)) {
+        return Corrupt(absl::DataLossError(
+            absl::StrCat("url log: row ", row_seq, ", in the tail, lacks its URLs")));
+      } else {
+        AddToTail(*added, blob.size());
       }
       for (size_t part : added->parts) store_.ForgetPart(part);
       absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
@@ -192,6 +258,14 @@ absl::Status UrlsTable::ReadPending(
   return absl::OkStatus();
 }
 
+absl::Status UrlsTable::ReadTail(
+    size_t part, const std::function<absl::Status(absl::Span<const int64_t> ids,
+                                                  absl::Span<const std::string_view> keys)>& add) {
+  const UrlLogTail::PartKeys* keys = tail_.Part(part);
+  if (keys == nullptr) return absl::OkStatus();
+  return add(keys->ids, keys->Keys());
+}
+
 absl::StatusOr<std::optional<std::vector<uint16_t>>> UrlsTable::ReadIdChunk(int64_t chunk) {
   if (stored_format_ < kPartsFormat) return std::optional<std::vector<uint16_t>>();
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadIdChunk));
@@ -216,37 +290,44 @@ absl::Status UrlsTable::Sync() {
   // The rows must not change the user's last_insert_rowid().
   LastInsertRowidGuard keep_last_rowid(db());
   const int64_t seq = sync().NextSeq();
-  LogParts added{pending.added_count, {}};
-  for (const UrlStore::PartAdds& adds : pending.parts) added.parts.push_back(adds.part);
+  // The tail below is not in the undo log: a rollback after this point reloads.
+  sync().ReloadOnRollback();
+  merged_in_transaction_ = true;
+  LogAdds added{pending.added_count, {}, tail_.folded(), {}, {}, {}};
+  for (const UrlStore::PartAdds& adds : pending.parts) {
+    added.parts.push_back(adds.part);
+    added.part_sizes.push_back(static_cast<uint32_t>(adds.ids.size()));
+    added.ids.insert(added.ids.end(), adds.ids.begin(), adds.ids.end());
+    added.keys.insert(added.keys.end(), adds.keys.begin(), adds.keys.end());
+    if (adds.ids.back() >= kMaxPendingId) {
+      return UserError(kUrlsModule, absl::StrCat("table '", name(), "' has given every id up to ",
+                                                 kMaxPendingId - 1, ", the most it can hold"));
+    }
+  }
+  std::vector<uint8_t> row;
+  bool fold = pending.added_count > kMaxLoggedUrls;
+  if (!fold) {
+    row = EncodeLogAdds(added, pending.first_added_id, &zstd_);
+    fold = tail_.row_bytes() + row.size() > tail_bound_bytes_ || tail_.rows() + 1 > kTailRows ||
+           row.size() > PendingRowBytes();
+  }
+  // The commit joins the tail, which a fold then writes out whole.
+  AddToTail(added, fold ? 0 : row.size());
+  if (fold) {
+    CRAWLDB_RETURN_IF_ERROR(FoldTail(seq));
+    added.folded = seq;
+    added.part_sizes.clear();  // the row carries no URLs (and the merges moved their keys)
+    added.ids.clear();
+    added.keys.clear();
+    row = EncodeLogAdds(added, pending.first_added_id, &zstd_);
+  }
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendLog));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(1, seq));
     CRAWLDB_RETURN_IF_ERROR(append.BindInt64(2, pending.first_added_id));
-    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, EncodeLogParts(added)));
+    CRAWLDB_RETURN_IF_ERROR(append.BindBlob(3, row));
     CRAWLDB_RETURN_IF_ERROR(append.BindBlob(4, EncodeLogIds(pending.deleted_ids)));
     CRAWLDB_RETURN_IF_ERROR(append.Run());
-  }
-  const size_t row_bytes = PendingRowBytes();
-  // The rows below are not in the undo log: a rollback after this point reloads.
-  sync().ReloadOnRollback();
-  merged_in_transaction_ = true;
-  size_t added_bytes = 0;
-  for (const UrlStore::PartAdds& adds : pending.parts) {
-    absl::Span<const std::string_view> keys(adds.keys);
-    absl::Span<const int64_t> ids(adds.ids);
-    while (!keys.empty()) {
-      size_t count = 0;
-      for (size_t bytes = 0; count < keys.size() && (count == 0 || bytes < row_bytes); ++count) {
-        bytes += keys[count].size() + 2;
-        added_bytes += keys[count].size();
-      }
-      CRAWLDB_RETURN_IF_ERROR(
-          WritePendingRow(adds.part, ids.subspan(0, count), keys.subspan(0, count), seq));
-      store_.RowWritten(adds.part, count);
-      keys.remove_prefix(count);
-      ids.remove_prefix(count);
-    }
-    CRAWLDB_RETURN_IF_ERROR(FoldPendingRows(adds.part, seq));
   }
   for (const auto& [chunk, parts] : store_.DirtyIdChunks()) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteIdChunk));
@@ -261,12 +342,40 @@ absl::Status UrlsTable::Sync() {
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
   }
   sync().Synced(store_.UndoMark());
-  std::vector<size_t> touched;
-  for (const UrlStore::PartAdds& adds : pending.parts) touched.push_back(adds.part);
-  CRAWLDB_RETURN_IF_ERROR(MergeParts(touched, pending.first_added_id, added_bytes, seq));
+  // Rows before the tail, beyond the newest kKeptLogRows.
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement trim, Use(kTrimLog));
-  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, seq - kKeptLogRows));
+  CRAWLDB_RETURN_IF_ERROR(trim.BindInt64(1, std::min(seq - kKeptLogRows, tail_.folded() + 1)));
   return trim.Run();
+}
+
+absl::Status UrlsTable::FoldTail(int64_t seq) {
+  // The tail is emptied first: a part read from here on finds its keys in its pending rows.
+  UrlLogTail folding = std::move(tail_);
+  tail_.Fold(seq);
+  const std::vector<size_t> parts = folding.Parts();
+  for (size_t part : parts) {
+    const UrlLogTail::PartKeys& keys = *folding.Part(part);
+    CRAWLDB_RETURN_IF_ERROR(WritePendingRows(part, keys.ids, keys.Keys(), seq));
+    CRAWLDB_RETURN_IF_ERROR(FoldPendingRows(part, seq));
+  }
+  return MergeParts(parts, folding.first_id(), folding.key_bytes(), seq);
+}
+
+absl::Status UrlsTable::WritePendingRows(size_t part, absl::Span<const int64_t> ids,
+                                         absl::Span<const std::string_view> keys, int64_t seq) {
+  const size_t row_bytes = PendingRowBytes();
+  while (!keys.empty()) {
+    size_t count = 0;
+    for (size_t bytes = 0; count < keys.size() && (count == 0 || bytes < row_bytes); ++count) {
+      bytes += keys[count].size() + 2;
+    }
+    CRAWLDB_RETURN_IF_ERROR(
+        WritePendingRow(part, ids.subspan(0, count), keys.subspan(0, count), seq));
+    store_.RowWritten(part, count);
+    keys.remove_prefix(count);
+    ids.remove_prefix(count);
+  }
+  return absl::OkStatus();
 }
 
 size_t UrlsTable::PendingRowBytes() const {
@@ -278,10 +387,6 @@ size_t UrlsTable::PendingRowBytes() const {
 
 absl::Status UrlsTable::WritePendingRow(size_t part, absl::Span<const int64_t> ids,
                                         absl::Span<const std::string_view> keys, int64_t seq) {
-  if (ids.front() >= kMaxPendingId) {
-    return UserError(kUrlsModule, absl::StrCat("table '", name(), "' has given every id up to ",
-                                               kMaxPendingId - 1, ", the most it can hold"));
-  }
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWritePending));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, PendingRow(part, ids.front())));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
@@ -291,9 +396,9 @@ absl::Status UrlsTable::WritePendingRow(size_t part, absl::Span<const int64_t> i
 }
 
 absl::Status UrlsTable::FoldPendingRows(size_t part, int64_t seq) {
+  CRAWLDB_ASSIGN_OR_RETURN(std::shared_ptr<LoadedPart> held, HeldPart(part));
   const size_t rows = store_.RowsToFold(part);
   if (rows == 0) return absl::OkStatus();
-  CRAWLDB_ASSIGN_OR_RETURN(std::shared_ptr<LoadedPart> held, HeldPart(part));
   const std::vector<uint32_t>& sizes = held->row_sizes;
   size_t end = 0;
   for (uint32_t size : sizes) end += size;

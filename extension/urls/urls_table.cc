@@ -25,9 +25,9 @@ namespace crawldb::urls {
 namespace {
 
 // Format of the shadow tables as a whole; url_base.h, url_part.h, url_id_parts.h and
-// url_log_format.h version their blobs. Version 3 is read right after an optimize (urls_table.h);
-// versions 1 and 2 are refused.
-constexpr int kFormatVersion = kPartsFormat;
+// url_log_format.h version their blobs. Version 4 is read; version 3 right after an optimize
+// (urls_table.h); versions 1 and 2 are refused.
+constexpr int kFormatVersion = kLogTailFormat;
 constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {
@@ -68,6 +68,12 @@ const OptionSpec kOptions[] = {
      .default_value = "256",
      .min = 0,
      .max = 1 << 20},
+    // KiB of log rows after which a commit folds the log tail (urls_table.h).
+    {.name = "log_tail_kb",
+     .kind = OptionKind::kInteger,
+     .default_value = "1024",
+     .min = 0,
+     .max = 1 << 20},
 };
 
 }  // namespace
@@ -84,11 +90,13 @@ namespace {}  // namespace
 // ---------------------------------------------------------------------------------------------
 
 UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,
-                     size_t max_url_length, size_t merge_bytes, std::optional<size_t> cache_mb)
+                     size_t max_url_length, size_t merge_bytes, size_t tail_bound_bytes,
+                     std::optional<size_t> cache_mb)
     : ShadowBackedTable(db, connection, Shadow(), kUrlsModule, args),
       stored_format_(stored_format),
       own_cache_mb_(cache_mb.has_value()),
       merge_bytes_(merge_bytes),
+      tail_bound_bytes_(tail_bound_bytes),
       store_(this),
       fingerprints_(std::make_unique<FingerprintIndex>()),
       read_snapshot_(db, args.schema, kUrlsModule) {
@@ -187,6 +195,7 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
       new UrlsTable(db, static_cast<Connection*>(aux), args, stored_format,
                     static_cast<size_t>(options.Integer("max_url_length")),
                     static_cast<size_t>(options.Integer("merge_bytes")),
+                    static_cast<size_t>(options.Integer("log_tail_kb")) << 10,
                     options.Given("cache_mb")
                         ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
                         : std::nullopt));
@@ -304,6 +313,7 @@ absl::Status UrlsTable::Optimize() {
   }
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   store_.Reset(std::move(base));
+  tail_.Fold(0);
   fingerprints_->Invalidate();
   // The log is empty: every connection restarts it from 1 after reloading.
   sync().Loaded(sync().generation());
@@ -366,19 +376,23 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
   // model) and pending_urls wait in <t>_pending (pending_key_bytes of keys; pending_rows rows
   // of pending_bytes). memory_bytes: what the store held before these figures were gathered
   // (held_parts of the parts); fp_index_bytes: memory of the fp → id index (0 until an fp
-  // look-up builds it). log_bytes: the blobs of <t>_log.
+  // look-up builds it). log_bytes: the blobs of <t>_log; log_tail_rows of its rows, after the
+  // last fold, carry log_tail_urls of the pending URLs (log_tail_bytes of those rows, held in
+  // log_tail_memory_bytes).
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"max_id\":%d,\"base_urls\":%d,"
       "\"base_blocks\":%d,\"base_bytes\":%d,\"base_model_bytes\":%d,\"base_head_bytes\":%d,"
       "\"base_block_bytes\":%d,\"tail_urls\":%d,\"merged_urls\":%d,\"parts_bytes\":%d,"
       "\"parts_model_bytes\":%d,\"pending_urls\":%d,\"pending_key_bytes\":%d,"
       "\"pending_rows\":%d,\"pending_bytes\":%d,\"deleted\":%d,\"log_rows\":%d,"
-      "\"log_bytes\":%d,\"memory_bytes\":%d,\"held_parts\":%d,\"fp_index_bytes\":%d,"
+      "\"log_bytes\":%d,\"log_tail_rows\":%d,\"log_tail_urls\":%d,\"log_tail_bytes\":%d,"
+      "\"log_tail_memory_bytes\":%d,\"memory_bytes\":%d,\"held_parts\":%d,\"fp_index_bytes\":%d,"
       "\"base_bytes_per_url\":%.3f}",
       JsonString(name()), kUrlsModule, live, store_.max_id(), base.size(), base.block_count(),
       stored, base.ModelBytes(), base.HeadIndexBytes(), base.BlockBytes(), store_.tail_size(),
       merged, parts_bytes + parts_model_bytes, parts_model_bytes, pending_urls, pending_key_bytes,
-      pending_rows, pending_bytes, store_.deleted_count(), log_rows, log_bytes, memory, held_parts,
+      pending_rows, pending_bytes, store_.deleted_count(), log_rows, log_bytes, tail_.rows(),
+      tail_.urls(), tail_.row_bytes(), tail_.MemoryBytes(), memory, held_parts,
       fingerprints_->MemoryBytes(),
       base.size() == 0 ? 0.0 : static_cast<double>(stored) / base.size());
 }
@@ -393,7 +407,9 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
       const int64_t seq = select.ColumnInt64(0);
-      if (absl::StatusOr<LogParts> added = DecodeLogParts(select.ColumnBlob(2)); !added.ok()) {
+      if (absl::StatusOr<LogAdds> added =
+              DecodeLogAdds(select.ColumnBlob(2), select.ColumnInt64(1), &log_keys_, &zstd_);
+          !added.ok()) {
         problem(absl::StrCat("log row ", seq, ": ", added.status().message()));
       }
       absl::StatusOr<std::vector<int64_t>> deleted = DecodeLogIds(select.ColumnBlob(3));
@@ -454,6 +470,20 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
         }
         last = keys[i];
       }
+    }
+  }
+  // The stored id map ends at the last id committed: a lost log row (the tail's URLs with it)
+  // shows.
+  if (const int64_t given = store_.max_id() - static_cast<int64_t>(store_.base().size());
+      given > 0 && stored_format_ >= kPartsFormat && store_.UndoMark() == 0) {
+    const auto per_chunk = static_cast<int64_t>(kIdsPerChunk);
+    const int64_t chunks = (given + per_chunk - 1) / per_chunk;
+    absl::StatusOr<std::optional<std::vector<uint16_t>>> last = ReadIdChunk(chunks - 1);
+    absl::StatusOr<std::optional<std::vector<uint16_t>>> beyond = ReadIdChunk(chunks);
+    const int64_t expected = given - (chunks - 1) * per_chunk;
+    if (!last.ok() || !beyond.ok() || !last->has_value() || beyond->has_value() ||
+        static_cast<int64_t>((*last)->size()) != expected) {
+      problem(absl::StrCat("the id map does not end at id ", store_.max_id()));
     }
   }
   // Every live id maps to a key that maps back to it.

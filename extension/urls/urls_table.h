@@ -1,46 +1,62 @@
 // The `urls` virtual table (module crawldb_urls): the URL store as SQL.
 //
 //   CREATE VIRTUAL TABLE urls USING crawldb_urls[(max_url_length=8192, merge_bytes=16384,
-//       cache_mb=N)];
+//       cache_mb=N, log_tail_kb=1024)];
 //   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
 //   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
 //   cache_mb  the bound, in MiB, on the parts and id-map chunks one connection holds beyond
 //             those with uncommitted adds (url_store.h; 0: only the part in use); the base is
 //             held whole. When not given, the connection's bound (crawldb_cache_mb(), 256 by
 //             default; maintenance_functions.h)
+//   log_tail_kb  the log rows, in KiB, after which a commit folds the log tail (below;
+//             0 .. 1048576): a larger tail folds less often, and every connection holds it and
+//             reads it at open; 0 folds every commit
 //
-// Shadow tables (format version 4; the formats of their blobs are owned by the headers named):
+// Shadow tables (format version 5; the formats of their blobs are owned by the headers named):
 //   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options, and
 //               'generation', bumped by every optimize
 //   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
 //   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h: per
-//               transaction, the ids it added, the parts they went to, the ids it deleted
-//   <t>_pending (row INTEGER PRIMARY KEY, seq, ids, keys)   url_log_format.h: the URLs each
-//               transaction added to each part, until the part's run holds them
+//               transaction, the ids it added, the parts they went to, the last fold, the ids
+//               it deleted, and for a commit in the log tail its URLs by part
+//   <t>_pending (row INTEGER PRIMARY KEY, seq, ids, keys)   url_log_format.h: the URLs the
+//               commits folded by commit seq added to each part, until the part's run holds
+//               them
 //   <t>_parts   (part INTEGER PRIMARY KEY, seq, data)   url_part.h: each part's run, written by
 //               commit seq; part −1: the parts' own model
 //   <t>_ids     (chunk INTEGER PRIMARY KEY, data)   url_id_parts.h: the part of every id
 //   <t>_deleted (id INTEGER PRIMARY KEY)   every id deleted since optimize
-// Format 3 kept every added key in <t>_log and had neither <t>_pending nor <t>_ids: it is read
-// only right after an optimize (its log, parts and deleted tables empty), and made 4 by the first
-// commit; otherwise refused with the way out (optimize with the build that wrote it). Older
-// formats are refused.
+// Format 4 wrote every commit's URLs to <t>_pending (its log rows carry no keys and no fold): it
+// is read, as a log tail that is empty, and made 5 by the first commit. Format 3 kept every
+// added key in <t>_log and had neither <t>_pending nor <t>_ids: it is read only right after an
+// optimize (its log, parts and deleted tables empty), and made 5 by the first commit; otherwise
+// refused with the way out (optimize with the build that wrote it). Older formats are refused.
 //
-// Opening reads the config, the base, the deleted ids, the parts' model and the newest log row:
-// no part. A statement reads the parts it needs (their run and pending rows) and the id-map
+// Opening reads the config, the base, the deleted ids, the parts' model and the log tail: no
+// part. A statement reads the parts it needs (their run and pending rows) and the id-map
 // chunks, kept in the store's cache (cache_mb).
 //
-// Batch merges (paper 003; url_store.h, url_part.h). Each xSync, after its rows: in the parts the
-// transaction added to, in turn, a part whose keys pending from earlier commits pass the larger
+// The log tail. A commit writes its <t>_log row with its URLs in it, by part, and no pending
+// row, so that a small commit writes a page or two (and its id-map chunk) rather than a row in
+// every part it added to. Every connection holds the rows after the last fold (the tail)
+// decoded (url_log_tail.h), and adds a part's keys in them to the part when it reads the part.
+// A commit folds the tail once its rows pass log_tail_kb or kTailRows (a commit whose own row
+// would pass log_tail_kb, or the bytes a pending row may hold, folds at once): one or more <t>_pending rows for each part the tail
+// added to, its row then carrying no URLs, and the merges below. Other connections add the rows
+// they catch up with to their tail and forget the parts they name; at a fold they empty their
+// tail and forget its parts.
+//
+// Batch merges (paper 003; url_store.h, url_part.h). Each xSync that folds, after its rows: in
+// the parts the tail added to, in turn, a part whose keys pending from earlier commits pass the larger
 // of merge_bytes and its run's stored bytes ÷ kRunPerPending (0: at every commit) gets a new
 // run with every pending key, and its pending rows are deleted, until about kMergeFactor times
-// the key bytes the transaction added are merged. So a key is coded again a few times in all,
+// the key bytes the tail added are merged. So a key is coded again a few times in all,
 // at any size (urls_sync.cc), and a bulk load in one transaction leaves its
 // keys pending. The first merge without a model to share (a base under kMinBaseModelKeys keys)
 // trains the parts' own model (row −1) on the pending keys held, waiting for
 // min(merge_bytes, kPartsSampleBytes) of them. Runs carry a Bloom filter, so adding a new URL
-// seldom decodes a block of its run. The log keeps its newest kKeptLogRows rows. A commit also
-// folds a part's newest pending rows into one while the row before them is no larger than they
+// seldom decodes a block of its run. The log keeps the tail and its newest kKeptLogRows rows. A
+// fold also joins a part's newest pending rows into one while the row before them is no larger than they
 // are together (UrlStore::RowsToFold), so that reading a part unpacks about log2(its pending
 // commits) rows, and a key is packed again about as many times.
 //
@@ -52,8 +68,9 @@
 //
 // Other connections: at the start of every statement (xBegin, xOpen) the table compares
 // PRAGMA data_version with the value it last saw; when another connection committed, it reads
-// 'generation' and either reads the <t>_log rows it has not seen — moving its last id on and
-// dropping the parts they name and the runs rewritten since — or, after an optimize or when
+// 'generation' and either reads the <t>_log rows it has not seen — moving its last id on, taking
+// their URLs into its tail, and dropping the parts they name, the tail's parts at a fold and
+// the runs rewritten since — or, after an optimize or when
 // rows it has not seen were trimmed, reloads. xBegin also takes the write lock at once (a no-op
 // UPDATE of <t>_config), so two writers never hand out the same id.
 //
@@ -79,6 +96,8 @@
 #include "extension/common/vtab_args.h"
 #include "extension/identity/url_normalizer.h"
 #include "extension/urls/url_ids.h"
+#include "extension/urls/url_log_format.h"
+#include "extension/urls/url_log_tail.h"
 #include "extension/urls/url_store.h"
 
 namespace crawldb::urls {
@@ -88,6 +107,8 @@ class FingerprintIndex;
 inline constexpr const char kUrlsModule[] = "crawldb_urls";
 // The first format with <t>_pending and <t>_ids.
 inline constexpr int kPartsFormat = 4;
+// The first format whose log rows carry the log tail's URLs.
+inline constexpr int kLogTailFormat = 5;
 // The shadow table of `suffix` (the tables format 4 added are created by a later commit).
 const ShadowTableSpec* FindShadowSpec(absl::string_view suffix);
 
@@ -132,7 +153,8 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
 
  private:
   UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, int stored_format,
-            size_t max_url_length, size_t merge_bytes, std::optional<size_t> cache_mb);
+            size_t max_url_length, size_t merge_bytes, size_t tail_bound_bytes,
+            std::optional<size_t> cache_mb);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
 
@@ -142,6 +164,10 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   // LoggedTable
   absl::Status LoadAll() override;
   absl::Status ReplayLogSince(int64_t seq) override;
+  // At open: the rows after the last fold, which the newest log row names, into tail_.
+  absl::Status LoadTail(int64_t last_seq, int64_t folded);
+  // Takes one log row's URLs into tail_ (a row of a commit after the last fold).
+  void AddToTail(const LogAdds& adds, size_t row_bytes);
   // A format-3 table is read only when nothing was added since its last optimize.
   absl::Status RefuseUnoptimizedOldFormat();
   absl::Status LoadPartsModel();
@@ -159,8 +185,19 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
       size_t part, int64_t after,
       const std::function<absl::Status(absl::Span<const int64_t> ids,
                                        absl::Span<const std::string_view> keys)>& add_row) override;
+  absl::Status ReadTail(
+      size_t part,
+      const std::function<absl::Status(absl::Span<const int64_t> ids,
+                                       absl::Span<const std::string_view> keys)>& add) override;
+  // Writes the tail out at commit `seq`: the pending rows of every part it added to, joined as
+  // RowsToFold says, then the merges due; the tail is then empty.
+  absl::Status FoldTail(int64_t seq);
   // The most key bytes one <t>_pending row holds.
   size_t PendingRowBytes() const;
+  // Writes part `part`'s ids and keys as pending rows of commit `seq`, of at most
+  // PendingRowBytes each, and tells the store when it holds the part.
+  absl::Status WritePendingRows(size_t part, absl::Span<const int64_t> ids,
+                                absl::Span<const std::string_view> keys, int64_t seq);
   // Writes one <t>_pending row of part `part`: ids and keys, by commit `seq`.
   absl::Status WritePendingRow(size_t part, absl::Span<const int64_t> ids,
                                absl::Span<const std::string_view> keys, int64_t seq);
@@ -182,12 +219,14 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   int stored_format_;  // the format version the shadow tables are in
   bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
   size_t merge_bytes_;
+  size_t tail_bound_bytes_;  // log_tail_kb
   UrlStore store_;
+  UrlLogTail tail_;
   size_t next_merge_part_ = 0;          // where the next commit starts among the parts it touched
   bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
-  std::string log_keys_;                  // a <t>_pending row's keys, decompressed
+  std::string log_keys_;                  // a <t>_pending or <t>_log row's keys, decompressed
   codecs::ZstdContexts zstd_;             // for every row this table packs or unpacks
   // Held by every open cursor: outside a transaction a statement's reads see one commit.
   ReadSnapshot read_snapshot_;

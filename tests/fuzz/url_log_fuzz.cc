@@ -2,7 +2,7 @@
 // a pending row's `ids` and `keys` (extension/urls/url_log_format.h) and a chunk of <t>_ids
 // (url_id_parts.h).
 //
-// Input: decoder:u8 (mod 5: keys, deleted ids, added parts, id gaps, id chunk) blob:rest
+// Input: decoder:u8 (mod 5: keys, deleted ids, added, id gaps, id chunk) blob:rest
 // Properties: nothing crashes and every error is a DataLossError; what decodes keeps the
 // format's ranges and order (ids ≥ 1, parts increasing and < kUrlParts, pending ids
 // increasing) and encodes again to a blob that decodes to the same values.
@@ -48,16 +48,26 @@ void CheckDeleted(absl::Span<const uint8_t> blob) {
 }
 
 void CheckAdded(absl::Span<const uint8_t> blob) {
-  absl::StatusOr<urls::LogParts> parts = urls::DecodeLogParts(blob);
-  if (Refused(parts)) return;
-  FUZZ_CHECK(parts->added_count >= 0);
-  for (size_t i = 0; i < parts->parts.size(); ++i) {
-    FUZZ_CHECK(parts->parts[i] < urls::kUrlParts);
-    if (i > 0) FUZZ_CHECK(parts->parts[i - 1] < parts->parts[i]);
+  std::string scratch;
+  absl::StatusOr<urls::LogAdds> adds = urls::DecodeLogAdds(blob, 1, &scratch);
+  if (Refused(adds)) return;
+  FUZZ_CHECK(adds->added_count >= 0);
+  for (size_t i = 0; i < adds->parts.size(); ++i) {
+    FUZZ_CHECK(adds->parts[i] < urls::kUrlParts);
+    if (i > 0) FUZZ_CHECK(adds->parts[i - 1] < adds->parts[i]);
   }
-  absl::StatusOr<urls::LogParts> again = urls::DecodeLogParts(urls::EncodeLogParts(*parts));
-  FUZZ_CHECK(again.ok() && again->added_count == parts->added_count &&
-             again->parts == parts->parts);
+  if (adds->has_adds()) {
+    FUZZ_CHECK(adds->part_sizes.size() == adds->parts.size() &&
+               adds->ids.size() == static_cast<size_t>(adds->added_count) &&
+               adds->keys.size() == adds->ids.size());
+    for (int64_t id : adds->ids) FUZZ_CHECK(id >= 1 && id <= adds->added_count);
+  }
+  std::string scratch_again;
+  absl::StatusOr<urls::LogAdds> again =
+      urls::DecodeLogAdds(urls::EncodeLogAdds(*adds, 1), 1, &scratch_again);
+  FUZZ_CHECK(again.ok() && again->added_count == adds->added_count && again->parts == adds->parts &&
+             again->folded == adds->folded.value_or(0) && again->part_sizes == adds->part_sizes &&
+             again->ids == adds->ids && again->keys == adds->keys);
 }
 
 void CheckIdGaps(absl::Span<const uint8_t> blob) {
@@ -100,8 +110,17 @@ std::vector<Seed> FuzzSeeds() {
       MakeSeed("keys_packed", kKeys, urls::EncodeLogKeys(views)),
       MakeSeed("deleted_0", kDeleted, urls::EncodeLogIds({})),
       MakeSeed("deleted", kDeleted, urls::EncodeLogIds(ids)),
-      MakeSeed("added_0", kAdded, urls::EncodeLogParts({})),
-      MakeSeed("added", kAdded, urls::EncodeLogParts({.added_count = 9, .parts = {0, 5, 1023}})),
+      MakeSeed("added_0", kAdded, urls::EncodeLogAdds({.folded = 0}, 1)),
+      MakeSeed("added", kAdded,
+               urls::EncodeLogAdds({.added_count = 9, .parts = {0, 5, 1023}, .folded = 9}, 1)),
+      MakeSeed("added_tail", kAdded,
+               urls::EncodeLogAdds({.added_count = 3,
+                                    .parts = {5, 9},
+                                    .folded = 2,
+                                    .part_sizes = {2, 1},
+                                    .ids = {1, 3, 2},
+                                    .keys = {views[0], views[1], views[2]}},
+                                   1)),
       MakeSeed("id_gaps", kIdGaps, urls::EncodeIdGaps(ids)),
       MakeSeed("id_chunk_2", kIdChunk, urls::EncodeIdChunk(absl::MakeConstSpan(chunk).first(2))),
       MakeSeed("id_chunk_full", kIdChunk, urls::EncodeIdChunk(chunk)),

@@ -9,8 +9,8 @@ registrable domains), leases with tokens and their look-ups, confirms (successes
 failures and retries), expired leases, crawl_host_set, URLs inserted into and deleted from
 `urls`, links inserted into `outlinks`, UPDATE and DELETE on `frontier`, and the optimizes of
 every table, in autocommit statements and explicit transactions; the crawl goes on after the
-optimizes, so that the files end with log and pending rows. The frontier folds its log
-tail often (log_tail_kb=1), so that its pending rows and merges are written too.
+optimizes, so that the files end with log and pending rows. `urls` and the frontier fold their
+log tails often (log_tail_kb=1), so that their pending rows and merges are written too.
 
 The second replica runs the log in three processes, reopening the file between them, with a
 connection cache of 0 MiB, so that whatever it writes from parts read back from the file must
@@ -29,7 +29,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 SETUP = [
-    "CREATE VIRTUAL TABLE urls USING crawldb_urls",
+    "CREATE VIRTUAL TABLE urls USING crawldb_urls(log_tail_kb=1)",
     "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, clock=explicit, log_tail_kb=1, "
     "host_delay=2, lease=60, max_attempts=2, retry_base=30)",
     "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls)",

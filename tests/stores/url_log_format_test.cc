@@ -1,5 +1,6 @@
-// The rows of a urls table's log and pending tables: keys, parts and ids round-trip (keys
-// compressed), and damaged rows are DataLoss, never a crash.
+// The rows of a urls table's log and pending tables: keys, parts, folds, a tail commit's adds and
+// ids round-trip (keys compressed), format 4's log rows are read, and damaged rows are DataLoss,
+// never a crash.
 #include "extension/urls/url_log_format.h"
 
 #include <string>
@@ -37,14 +38,40 @@ TEST(UrlLogFormat, KeysRoundTripCompressed) {
   }
 }
 
-TEST(UrlLogFormat, PartsAndIdGapsRoundTrip) {
-  for (const LogParts& parts : {LogParts{0, {}}, LogParts{1, {0}}, LogParts{7, {3, 4, 1000, 1023}},
-                                LogParts{int64_t{1} << 40, {1023}}}) {
-    absl::StatusOr<LogParts> decoded = DecodeLogParts(EncodeLogParts(parts));
+// A commit in the log tail: ids 10..14, 12 and 10 in part 3, the others in part 700.
+LogAdds TailAdds(const std::vector<std::string>& keys) {
+  LogAdds adds{5, {3, 700}, 8, {2, 3}, {10, 12, 11, 13, 14}, {}};
+  for (const std::string& key : keys) adds.keys.push_back(key);
+  return adds;
+}
+
+TEST(UrlLogFormat, AddsAndIdGapsRoundTrip) {
+  std::string scratch;
+  for (const LogAdds& adds :
+       {LogAdds{0, {}, 0}, LogAdds{1, {0}, 4}, LogAdds{7, {3, 4, 1000, 1023}, 12},
+        LogAdds{int64_t{1} << 40, {1023}, int64_t{1} << 33}}) {
+    absl::StatusOr<LogAdds> decoded = DecodeLogAdds(EncodeLogAdds(adds, 1), 1, &scratch);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_EQ(decoded->added_count, parts.added_count);
-    EXPECT_EQ(decoded->parts, parts.parts);
+    EXPECT_EQ(decoded->added_count, adds.added_count);
+    EXPECT_EQ(decoded->parts, adds.parts);
+    EXPECT_EQ(decoded->folded, adds.folded);
+    EXPECT_FALSE(decoded->has_adds());
   }
+  const std::vector<std::string> keys = Keys(5);
+  const LogAdds adds = TailAdds(keys);
+  absl::StatusOr<LogAdds> decoded = DecodeLogAdds(EncodeLogAdds(adds, 10), 10, &scratch);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(decoded->folded, 8);
+  EXPECT_EQ(decoded->part_sizes, adds.part_sizes);
+  EXPECT_EQ(decoded->ids, adds.ids);
+  EXPECT_EQ(decoded->keys, adds.keys);
+  // Format 4's rows: no fold, no adds.
+  decoded = DecodeLogAdds(std::vector<uint8_t>{kLogPartsFormatVersion, 9, 2, 5, 1}, 1, &scratch);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(decoded->added_count, 9);
+  EXPECT_EQ(decoded->parts, (std::vector<size_t>{5, 6}));
+  EXPECT_EQ(decoded->folded, std::nullopt);
+  EXPECT_FALSE(decoded->has_adds());
   for (const std::vector<int64_t>& ids :
        {std::vector<int64_t>{}, {1}, {5, 6, 7, 100, int64_t{1} << 50}}) {
     absl::StatusOr<std::vector<int64_t>> decoded = DecodeIdGaps(EncodeIdGaps(ids));
@@ -53,22 +80,42 @@ TEST(UrlLogFormat, PartsAndIdGapsRoundTrip) {
   }
 }
 
-TEST(UrlLogFormat, DamagedPartsAndIdGapsAreDataLoss) {
-  const std::vector<uint8_t> parts = EncodeLogParts({9, {2, 500, 1000}});
+TEST(UrlLogFormat, DamagedAddsAndIdGapsAreDataLoss) {
+  const std::vector<std::string> keys = Keys(5);
+  std::string scratch;
+  const std::vector<uint8_t> parts = EncodeLogAdds({9, {2, 500, 1000}, 3}, 1);
+  const std::vector<uint8_t> adds = EncodeLogAdds(TailAdds(keys), 10);
   const std::vector<uint8_t> ids = EncodeIdGaps({3, 9, 400, 70000});
-  for (const std::vector<uint8_t>* blob : {&parts, &ids}) {
+  // A row cut right after its fold is a whole row without adds.
+  const size_t without_adds = EncodeLogAdds({5, {3, 700}, 8}, 10).size();
+  for (const std::vector<uint8_t>* blob : {&parts, &adds, &ids}) {
     for (size_t size = 0; size < blob->size(); ++size) {
       const std::vector<uint8_t> cut(blob->begin(), blob->begin() + static_cast<ptrdiff_t>(size));
+      if (blob == &adds && size == without_adds) continue;
       const absl::Status status =
-          blob == &parts ? DecodeLogParts(cut).status() : DecodeIdGaps(cut).status();
+          blob == &ids ? DecodeIdGaps(cut).status() : DecodeLogAdds(cut, 10, &scratch).status();
       EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << size;
     }
   }
   // A part out of range, repeated, or not increasing.
   for (const std::vector<uint8_t>& bad :
-       {std::vector<uint8_t>{3, 1, 1, 0x80, 0x08}, std::vector<uint8_t>{3, 1, 2, 4, 0}}) {
-    EXPECT_EQ(DecodeLogParts(bad).status().code(), absl::StatusCode::kDataLoss);
+       {std::vector<uint8_t>{3, 1, 1, 0x80, 0x08}, std::vector<uint8_t>{3, 1, 2, 4, 0},
+        std::vector<uint8_t>{4, 1, 2, 4, 0, 0}}) {
+    EXPECT_EQ(DecodeLogAdds(bad, 1, &scratch).status().code(), absl::StatusCode::kDataLoss);
   }
+  // Adds whose ids repeat, leave one out, or whose part counts do not sum to the count.
+  LogAdds repeated = TailAdds(keys);
+  repeated.ids = {10, 12, 10, 13, 14};
+  EXPECT_EQ(DecodeLogAdds(EncodeLogAdds(repeated, 10), 10, &scratch).status().message(),
+            "url log: id 2 is malformed");
+  LogAdds beyond = TailAdds(keys);
+  beyond.ids = {10, 12, 11, 13, 15};
+  EXPECT_EQ(DecodeLogAdds(EncodeLogAdds(beyond, 10), 10, &scratch).status().message(),
+            "url log: id 4 is malformed");
+  LogAdds short_count = TailAdds(keys);
+  short_count.part_sizes = {2, 2};
+  EXPECT_EQ(DecodeLogAdds(EncodeLogAdds(short_count, 10), 10, &scratch).status().message(),
+            "url log: the parts' add counts do not sum to the count");
   // An id of 0.
   EXPECT_EQ(DecodeIdGaps(std::vector<uint8_t>{1, 1, 0}).status().code(),
             absl::StatusCode::kDataLoss);

@@ -290,12 +290,14 @@ TEST(UrlsDifferential, AgreesWithAPlainTable) {
   }
 }
 
-// The same with parts merged at every commit (merge_bytes=0): look-ups, scans, rollbacks and
-// reopens over merged parts, pending keys and the base at once.
+// The same with parts merged at every fold of the log tail (merge_bytes=0), which folds once it
+// passes 1 KiB: look-ups, scans, rollbacks and reopens over merged parts, pending keys, the
+// tail and the base at once.
 TEST(UrlsDifferential, AgreesWithAPlainTableWhenEveryCommitMerges) {
   for (uint32_t seed : {4u, 5u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    Differential run(seed, "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+    Differential run(seed,
+                     "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, log_tail_kb=1)");
     run.Run(1500);
     EXPECT_GT(run.reopens_, 5);
     EXPECT_GT(run.rollbacks_, 5);
@@ -306,7 +308,8 @@ TEST(UrlsDifferential, AgreesWithAPlainTableWhenEveryCommitMerges) {
 // The same with no part kept between look-ups (cache_mb=0): every look-up, scan and commit reads
 // the parts it needs from the file again, while uncommitted adds stay.
 TEST(UrlsDifferential, AgreesWithAPlainTableWhenNothingIsCached) {
-  Differential run(6, "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0)");
+  Differential run(
+      6, "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0, log_tail_kb=1)");
   run.Run(1500);
   EXPECT_GT(run.reopens_, 5);
   EXPECT_GT(run.rollbacks_, 5);

@@ -1,6 +1,8 @@
 // Batch merges through SQL (urls_table.h, url_part.h): what commits write to <t>_parts and
 // <t>_deleted, the log rows they trim, reopening, a connection left behind, damaged rows, the
-// refused format version 1, and what merging saves in a crawl that never optimizes.
+// refused format version 1, and what merging saves in a crawl that never optimizes. Most tables
+// fold their log tail at every commit (log_tail_kb=0), so that every commit writes pending rows
+// and merges as it would at a fold (urls_log_tail_test.cc tests the tail).
 #include <filesystem>
 #include <map>
 #include <random>
@@ -12,36 +14,13 @@
 #include "codecs/varint.h"
 #include "extension/urls/url_part.h"
 #include "tests/vtab/loaded_db.h"
+#include "tests/vtab/url_rows.h"
 
 namespace crawldb::testing {
 namespace {
 
 int64_t Stat(SQLite::Database& db, const std::string& key) {
   return std::stoll(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0]." + key + "')"));
-}
-
-// Inserts `urls[begin, end)` in transactions of `batch`.
-void InsertBatches(SQLite::Database& db, const std::vector<std::string>& urls, size_t begin,
-                   size_t end, size_t batch) {
-  SQLite::Statement insert(db, "INSERT OR IGNORE INTO urls(url) VALUES (?)");
-  for (size_t start = begin; start < end; start += batch) {
-    SQLite::Transaction transaction(db);
-    for (size_t i = start; i < std::min(end, start + batch); ++i) {
-      insert.bind(1, urls[i]);
-      insert.exec();
-      insert.reset();
-    }
-    transaction.commit();
-  }
-}
-
-// Every stored URL with its id.
-std::map<std::string, std::string> UrlIds(SQLite::Database& db) {
-  std::map<std::string, std::string> ids;
-  SQLite::Statement select(db, "SELECT url, id FROM urls");
-  while (select.executeStep())
-    ids[select.getColumn(0).getString()] = select.getColumn(1).getString();
-  return ids;
 }
 
 class UrlsMerge : public ::testing::Test {
@@ -58,7 +37,7 @@ TEST_F(UrlsMerge, CommitsMergePartsTrimTheLogAndReopenAsTheyWere) {
   std::map<std::string, std::string> before;
   {
     SQLite::Database db = LoadedDb(path);
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, log_tail_kb=0)");
     InsertBatches(db, reddit_, 0, 12000, 400);
     db.exec("SELECT crawldb_optimize()");  // a base, whose model the parts then share
     InsertBatches(db, reddit_, 12000, 20000, 400);
@@ -101,7 +80,7 @@ TEST_F(UrlsMerge, CommitsMergePartsTrimTheLogAndReopenAsTheyWere) {
 
 TEST_F(UrlsMerge, ASmallBaseGivesThePartsTheirOwnModel) {
   SQLite::Database db = LoadedDb(TempDbPath("urls_merge_model"));
-  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0)");
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, log_tail_kb=0)");
   InsertBatches(db, reddit_, 0, 5000, 500);
   EXPECT_GT(Stat(db, "parts_model_bytes"), 0);
   EXPECT_EQ(One(db, "SELECT count(*) FROM urls_parts WHERE part = -1"), "1");
@@ -135,7 +114,8 @@ TEST_F(UrlsMerge, DamagedPartsAreCorruptVtabNeverACrash) {
   {
     SQLite::Database db = LoadedDb(path);
     // cache_mb=0: the damaged part is read again by every statement.
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0)");
+    db.exec(
+        "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0, log_tail_kb=0)");
     InsertBatches(db, reddit_, 0, 3000, 300);
   }
   const std::string some_part = [&] {
@@ -200,7 +180,8 @@ TEST_F(UrlsMerge, ARepeatedIdIsFoundByIdLookUpsAndCheck) {
   std::string count;
   {
     SQLite::Database db = LoadedDb(path);
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0)");
+    db.exec(
+        "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, cache_mb=0, log_tail_kb=0)");
     InsertBatches(db, reddit_, 0, 3000, 300);
     count = One(db, "SELECT count(*) FROM urls");
   }
@@ -241,7 +222,8 @@ TEST_F(UrlsMerge, PendingRowsFoldToAboutLog2OfTheCommits) {
   std::map<std::string, std::string> before;
   {
     SQLite::Database db = LoadedDb(path);
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1099511627776)");
+    db.exec(
+        "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1099511627776, log_tail_kb=0)");
     InsertBatches(db, urls, 0, urls.size(), 10);  // 64 commits to one part
     const int rows = std::stoi(One(db, "SELECT count(*) FROM urls_pending"));
     EXPECT_GE(rows, 1);
@@ -267,7 +249,7 @@ TEST_F(UrlsMerge, TablesOfFormatVersion1AreRefusedWithWhatToDo) {
     db.exec("SELECT count(*) FROM urls");
     ADD_FAILURE() << "a version 1 table was read";
   } catch (const SQLite::Exception& e) {
-    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (3 to 4)"),
+    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (3 to 5)"),
               std::string::npos)
         << e.what();
   }
@@ -303,9 +285,11 @@ TEST_F(UrlsMerge, ACrawlThatNeverOptimizesKeepsItsPendingUrlsBounded) {
     }
     return std::filesystem::file_size(path);
   };
-  const auto plain =
-      crawl("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1099511627776)", false);
-  const auto merged = crawl("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=4096)", true);
+  const auto plain = crawl(
+      "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=1099511627776, log_tail_kb=0)",
+      false);
+  const auto merged =
+      crawl("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=4096, log_tail_kb=0)", true);
   EXPECT_LT(merged, plain * 3 / 2) << merged << " bytes merged, " << plain << " bytes without";
 }
 

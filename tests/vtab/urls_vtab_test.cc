@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "codecs/varint.h"
 #include "extension/urls/url_log_format.h"
 #include "tests/vtab/loaded_db.h"
 
@@ -95,7 +96,7 @@ TEST_F(UrlsTest, MaxUrlLengthIsAnOption) {
               "'10'");
   ExpectError(db_, "CREATE VIRTUAL TABLE bad USING crawldb_urls(lenght=10)", SQLITE_ERROR,
               "crawldb_urls: unknown option 'lenght'; expected one of: max_url_length, "
-              "merge_bytes, cache_mb");
+              "merge_bytes, cache_mb, log_tail_kb");
 }
 
 TEST_F(UrlsTest, MultiRowInsertFailingMidwayKeepsNothingOfTheStatement) {
@@ -411,8 +412,8 @@ void MakeFormatThree(SQLite::Database& db) {
 }
 
 // A table of format 3 kept its added keys in <t>_log and had no <t>_pending or <t>_ids: right
-// after an optimize it holds nothing of them, is read, and its first commit makes it format 4.
-TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesFourAtItsFirstWrite) {
+// after an optimize it holds nothing of them, is read, and its first commit makes it format 5.
+TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesFiveAtItsFirstWrite) {
   std::string path = TempDbPath("urls_format3");
   std::vector<std::string> before;
   {
@@ -433,13 +434,87 @@ TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesFourAtItsFirstWrit
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
     EXPECT_EQ(One(db, kVersion), "3");
     db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
-    EXPECT_EQ(One(db, kVersion), "4");
-    EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), "1");
+    EXPECT_EQ(One(db, kVersion), "5");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), "0");  // in the log tail
     before = Rows(db, "SELECT id, url FROM urls");
   }
   SQLite::Database db = LoadedDb(path);
   EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
   EXPECT_EQ(before.size(), 3u);
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
+// Makes the table `urls`, created with log_tail_kb=0 (every commit folds), look as format 4
+// wrote it: log rows without the last fold (url_log_format.h), no log_tail_kb option.
+void MakeFormatFour(SQLite::Database& db) {
+  SQLite::Statement select(db, "SELECT seq, first_id, added FROM urls_log");
+  SQLite::Statement update(db, "UPDATE urls_log SET added = ?2 WHERE seq = ?1");
+  std::string scratch;
+  while (select.executeStep()) {
+    const auto* data = static_cast<const uint8_t*>(select.getColumn(2).getBlob());
+    absl::StatusOr<urls::LogAdds> adds =
+        urls::DecodeLogAdds({data, static_cast<size_t>(select.getColumn(2).getBytes())},
+                            select.getColumn(1).getInt64(), &scratch);
+    ASSERT_TRUE(adds.ok()) << adds.status();
+    ASSERT_EQ(adds->folded, select.getColumn(0).getInt64());  // its adds are pending rows
+    std::string blob(1, static_cast<char>(urls::kLogPartsFormatVersion));
+    codecs::AppendVarint(static_cast<uint64_t>(adds->added_count), &blob);
+    codecs::AppendVarint(adds->parts.size(), &blob);
+    size_t previous = 0;
+    for (size_t part : adds->parts) {
+      codecs::AppendVarint(part - previous, &blob);
+      previous = part;
+    }
+    update.bind(1, select.getColumn(0).getInt64());
+    update.bind(2, blob.data(), static_cast<int>(blob.size()));
+    update.exec();
+    update.reset();
+  }
+  db.exec("UPDATE urls_config SET value = '4' WHERE key = 'format_version'");
+  db.exec("DELETE FROM urls_config WHERE key = 'option.log_tail_kb'");
+  db.exec("PRAGMA writable_schema = ON");
+  db.exec(
+      "UPDATE sqlite_schema SET sql = 'CREATE VIRTUAL TABLE urls USING crawldb_urls' "
+      "WHERE name = 'urls'");
+  db.exec("PRAGMA writable_schema = OFF");
+}
+
+// Format 4 wrote every commit's URLs to <t>_pending, and its log rows name no fold: it is read
+// as it was (an empty log tail), and its first commit makes it format 5, that commit's URLs in
+// the tail.
+TEST(UrlsPersistence, FormatFourIsReadAndBecomesFiveAtItsFirstWrite) {
+  std::string path = TempDbPath("urls_format4");
+  std::vector<std::string> before;
+  std::string pending_rows;
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(log_tail_kb=0)");
+    db.exec("INSERT INTO urls(url) VALUES ('http://b.com/'), ('http://a.com/x')");
+    db.exec("DELETE FROM urls WHERE url = 'http://b.com/'");
+    db.exec("INSERT INTO urls(url) VALUES ('http://c.com/'), ('http://a.com/y')");
+    pending_rows = One(db, "SELECT count(*) FROM urls_pending");
+    EXPECT_NE(pending_rows, "0");
+    before = Rows(db, "SELECT id, url FROM urls");
+    MakeFormatFour(db);
+  }
+  const char kVersion[] = "SELECT value FROM urls_config WHERE key = 'format_version'";
+  {
+    SQLite::Database db = LoadedDb(path);
+    EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
+    EXPECT_EQ(One(db, "SELECT url_id('http://c.com/')"), "3");
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+    EXPECT_EQ(One(db, kVersion), "4");
+    db.exec("INSERT INTO urls(url) VALUES ('http://f.net/'), ('http://a.com/z')");
+    EXPECT_EQ(One(db, kVersion), "5");
+    // The new URLs are in the log tail.
+    EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), pending_rows);
+    EXPECT_EQ(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].log_tail_urls')"), "2");
+    before = Rows(db, "SELECT id, url FROM urls");
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
+  EXPECT_EQ(before.size(), 5u);
+  EXPECT_EQ(One(db, "SELECT url_id('http://a.com/z')"), "6");
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 
@@ -507,7 +582,7 @@ TEST(UrlsPersistence, LargeTransactionsSplitTheirLogUnderTheLengthLimit) {
   {
     SQLite::Database db = LoadedDb(path);
     sqlite3_limit(db.getHandle(), SQLITE_LIMIT_LENGTH, 100000);
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(log_tail_kb=0)");
     db.exec(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
         "INSERT INTO urls(url) SELECT 'http://example.com/some/longer/path/' || i FROM n");
@@ -526,7 +601,7 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
   std::string path = TempDbPath("urls_corrupt");
   {
     SQLite::Database db = LoadedDb(path);
-    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(log_tail_kb=1)");
     db.exec("BEGIN");
     for (int i = 0; i < 3000; ++i) {  // 94 blocks: urls_base parts 3 and 4
       db.exec("INSERT INTO urls(url) VALUES ('http://site" + std::to_string(i % 7) + ".com/page/" +
@@ -534,7 +609,14 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
     }
     db.exec("COMMIT");
     db.exec("SELECT crawldb_optimize()");
+    // A commit past log_tail_kb alone, folded into pending rows, then one in the log tail.
+    db.exec(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600) "
+        "INSERT INTO urls(url) SELECT 'http://late' || (i % 5) || '.com/' || (i * 7919 % 10007) "
+        "FROM n");
     db.exec("INSERT INTO urls(url) VALUES ('http://late.com/1'), ('http://late.com/2')");
+    EXPECT_GT(std::stoi(One(db, "SELECT count(*) FROM urls_pending")), 0);
+    EXPECT_EQ(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].log_tail_urls')"), "2");
   }
   // Truncate or flip bytes of every stored blob, one damage at a time, and read everything back.
   // Parts of urls_base (url_base.h): 0 header, 1 model, 2 block heads, 3 and 4 blocks.
@@ -551,6 +633,10 @@ TEST(UrlsCorruption, DamagedBlobsAreCorruptVtabNeverACrash) {
       "DELETE FROM urls_base WHERE part = 4",
       "UPDATE urls_base SET part = 5 WHERE part = 4",
       "UPDATE urls_log SET added = substr(added, 1, 2)",
+      // The tail's row: its keys cut short, a byte of them flipped, or its row gone.
+      "UPDATE urls_log SET added = substr(added, 1, length(added) - 1) WHERE seq = 2",
+      "UPDATE urls_log SET added = flip(added, length(added) - 2) WHERE seq = 2",
+      "DELETE FROM urls_log WHERE seq = 2",
       "UPDATE urls_pending SET keys = substr(keys, 1, 5)",
       "UPDATE urls_pending SET ids = x'010100'",
       "UPDATE urls_pending SET row = row + 1",
@@ -605,7 +691,7 @@ TEST(UrlsCorruption, AnOldBaseFormatIsRefusedWithWhatToDo) {
 
 TEST(UrlsStats, CountTheBytesOfEveryStructure) {
   SQLite::Database db = LoadedDb();
-  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(log_tail_kb=0)");  // no log tail
   auto stat = [&](const std::string& key) {
     return std::stoll(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0]." + key + "')"));
   };
