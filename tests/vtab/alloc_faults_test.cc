@@ -28,7 +28,7 @@ namespace crawldb::testing {
 namespace {
 
 // Failures tried per scenario.
-constexpr long kPointsPerScenario = 40;
+constexpr long kPointsPerScenario = 25;
 
 struct Failures {
   std::atomic<long> countdown{0};    // > 0: the allocation that brings it to 0 fails; 0: none
