@@ -20,6 +20,21 @@ absl::Status ExecSql(sqlite3* db, absl::string_view sql, absl::string_view modul
   return absl::OkStatus();
 }
 
+absl::Status InSavepoint(sqlite3* db, absl::string_view name, absl::string_view module,
+                         absl::FunctionRef<absl::Status()> body) {
+  const std::string savepoint = QuoteIdentifier(name);
+  CRAWLDB_RETURN_IF_ERROR(ExecSql(db, absl::StrCat("SAVEPOINT ", savepoint), module));
+  absl::Status status = body();
+  if (!status.ok()) {
+    ExecSql(db, absl::StrCat("ROLLBACK TO ", savepoint, "; RELEASE ", savepoint), module)
+        .IgnoreError();
+    return status;
+  }
+  absl::Status released = ExecSql(db, absl::StrCat("RELEASE ", savepoint), module);
+  if (!released.ok() && !sqlite3_get_autocommit(db)) ExecSql(db, "ROLLBACK", module).IgnoreError();
+  return released;
+}
+
 std::string QuoteIdentifier(absl::string_view name) {
   std::string quoted = "\"";
   for (char c : name) {

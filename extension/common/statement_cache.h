@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
@@ -93,6 +94,15 @@ absl::Status SqliteFailure(sqlite3* db, int rc, absl::string_view module);
 
 // Runs `sql` (one or more statements, no rows wanted) without caching: DDL, rare commands.
 absl::Status ExecSql(sqlite3* db, absl::string_view sql, absl::string_view module);
+
+// Runs `body` inside SAVEPOINT `name` on `db`, so that the statements it runs are one
+// transaction even outside one (where each would otherwise commit on its own as soon as it
+// ended, the calling statement being a SELECT): released when `body` succeeds (a commit, outside
+// a transaction), rolled back to and released when it fails. Returns body's error (undoing its
+// writes cannot fail but on I/O), else the release's; a release that failed (a commit refused:
+// SQLITE_BUSY, a commit hook) leaves no transaction open behind the caller.
+absl::Status InSavepoint(sqlite3* db, absl::string_view name, absl::string_view module,
+                         absl::FunctionRef<absl::Status()> body);
 
 // `name` as an SQL identifier in double quotes, embedded quotes doubled.
 std::string QuoteIdentifier(absl::string_view name);

@@ -235,20 +235,11 @@ absl::Status CrawlAdd(sqlite3_context* context, int argc, sqlite3_value** argv) 
   // only reads): the add and its link are made one transaction, so that an I/O error or a crash
   // between them cannot keep the URL without its link.
   sqlite3* db = state->connection->db();
-  const bool own_transaction = links_to_outlinks && sqlite3_get_autocommit(db);
-  if (own_transaction) CRAWLDB_RETURN_IF_ERROR(ExecSql(db, "SAVEPOINT crawl_add", kName));
-  absl::Status added = AddAndLink(context, state, frontier, &request);
-  if (!own_transaction) return added;
-  if (!added.ok()) {
-    // The add's error is the one to report; undoing what it wrote cannot fail but on I/O.
-    ExecSql(db, "ROLLBACK TO crawl_add; RELEASE crawl_add", kName).IgnoreError();
-    return added;
+  if (!links_to_outlinks || !sqlite3_get_autocommit(db)) {
+    return AddAndLink(context, state, frontier, &request);
   }
-  absl::Status released = ExecSql(db, "RELEASE crawl_add", kName);
-  // A commit that failed may leave the transaction open: end it, so that the caller is not left
-  // inside one it never began.
-  if (!released.ok() && !sqlite3_get_autocommit(db)) ExecSql(db, "ROLLBACK", kName).IgnoreError();
-  return released;
+  return InSavepoint(db, "crawl_add", kName,
+                     [&] { return AddAndLink(context, state, frontier, &request); });
 }
 
 absl::Status LastRefusal(sqlite3_context* context, int, sqlite3_value**) {
@@ -373,12 +364,8 @@ class LeaseTable::Cursor : public RowsCursor<FrontierTable::LeaseRow> {
       }
     }
     CRAWLDB_ASSIGN_OR_RETURN(FrontierTable * frontier, FrontierOf(state_, kName));
-    if (frontier->explicit_clock() &&
-        (arguments[2] == nullptr || sqlite3_value_type(arguments[2]) == SQLITE_NULL)) {
-      return frontier->MissingNow(
-          kName,
-          "give the time in unix seconds as the last argument: crawl_lease(n, lease_s, now)");
-    }
+    CRAWLDB_RETURN_IF_ERROR(RequireNow(state_, kName, arguments[2] == nullptr ? 2 : 3, arguments, 2,
+                                       "crawl_lease(n, lease_s, now)"));
     {
       CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement lease, state_->nested->Use(kLease));
       for (int argument = 0; argument < 3; ++argument) {

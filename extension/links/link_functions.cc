@@ -95,50 +95,6 @@ absl::Status ImportArcs(sqlite3_context* context, int, sqlite3_value** argv) {
   return absl::OkStatus();
 }
 
-absl::Status ImportLinksFile(sqlite3_context* context, const LinksFile& file, int64_t threshold,
-                             LinksTable* links, urls::UrlIds* urls);
-
-absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** argv) {
-  constexpr absl::string_view kFunction = "crawldb_import_links";
-  CRAWLDB_ASSIGN_OR_RETURN(std::string path, PathArgument(argv[0], kFunction));
-  int64_t threshold = 1;
-  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-    if (sqlite3_value_numeric_type(argv[1]) != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 1) {
-      return UserError(kFunction, "threshold must be an integer ≥ 1");
-    }
-    threshold = sqlite3_value_int64(argv[1]);
-  }
-  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Target(context, kFunction));
-  auto* connection = static_cast<Connection*>(FunctionStateOf(context));
-  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls,
-                           connection->ConnectAs<urls::UrlIds>(links->urls_name()));
-  if (urls == nullptr) {
-    return UserError(kFunction, absl::StrCat("outlinks names the urls table '", links->urls_name(),
-                                             "', which is not a crawldb_urls table"));
-  }
-  absl::StatusOr<LinksFile> file = ReadLinksFile(path);
-  if (!file.ok()) return FileError(kFunction, path, file.status());
-  // One transaction for the whole import. Outside a transaction (where it runs: it is refused
-  // inside one) each statement below would commit on its own as soon as it ended, since the
-  // calling SELECT only reads: one commit per URL, and a crash between two would keep some of
-  // the file's URLs and none of its links.
-  sqlite3* db = sqlite3_context_db_handle(context);
-  CRAWLDB_RETURN_IF_ERROR(ExecSql(db, "SAVEPOINT crawldb_import_links", kFunction));
-  absl::Status status = ImportLinksFile(context, *file, threshold, links, urls);
-  if (!status.ok()) {
-    // The import's error is the one to report; undoing what it wrote cannot fail but on I/O.
-    ExecSql(db, "ROLLBACK TO crawldb_import_links; RELEASE crawldb_import_links", kFunction)
-        .IgnoreError();
-    return status;
-  }
-  absl::Status released = ExecSql(db, "RELEASE crawldb_import_links", kFunction);
-  // A commit that failed (SQLITE_BUSY in rollback-journal mode, a commit hook) may leave the
-  // transaction open: end it, so that the caller is not left inside one it never began.
-  if (!released.ok() && !sqlite3_get_autocommit(db))
-    ExecSql(db, "ROLLBACK", kFunction).IgnoreError();
-  return released;
-}
-
 // crawldb_import_links' work, in its transaction: inserts the kept URLs of `file` into `urls`,
 // imports its links into `links` and sets the function's result.
 absl::Status ImportLinksFile(sqlite3_context* context, const LinksFile& file, int64_t threshold,
@@ -227,6 +183,34 @@ absl::Status ImportLinksFile(sqlite3_context* context, const LinksFile& file, in
                              file.lines, file.records.size(), file.superseded, id_of.size(),
                              invalid, dropped, links_read, links->store().arc_count()));
   return absl::OkStatus();
+}
+
+absl::Status ImportLinks(sqlite3_context* context, int argc, sqlite3_value** argv) {
+  constexpr absl::string_view kFunction = "crawldb_import_links";
+  CRAWLDB_ASSIGN_OR_RETURN(std::string path, PathArgument(argv[0], kFunction));
+  int64_t threshold = 1;
+  if (argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    if (sqlite3_value_numeric_type(argv[1]) != SQLITE_INTEGER || sqlite3_value_int64(argv[1]) < 1) {
+      return UserError(kFunction, "threshold must be an integer ≥ 1");
+    }
+    threshold = sqlite3_value_int64(argv[1]);
+  }
+  CRAWLDB_ASSIGN_OR_RETURN(LinksTable * links, Target(context, kFunction));
+  auto* connection = static_cast<Connection*>(FunctionStateOf(context));
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls,
+                           connection->ConnectAs<urls::UrlIds>(links->urls_name()));
+  if (urls == nullptr) {
+    return UserError(kFunction, absl::StrCat("outlinks names the urls table '", links->urls_name(),
+                                             "', which is not a crawldb_urls table"));
+  }
+  absl::StatusOr<LinksFile> file = ReadLinksFile(path);
+  if (!file.ok()) return FileError(kFunction, path, file.status());
+  // One transaction for the whole import. Outside a transaction (where it runs: it is refused
+  // inside one) each statement below would commit on its own as soon as it ended, since the
+  // calling SELECT only reads: one commit per URL, and a crash between two would keep some of
+  // the file's URLs and none of its links.
+  return InSavepoint(sqlite3_context_db_handle(context), "crawldb_import_links", kFunction,
+                     [&] { return ImportLinksFile(context, *file, threshold, links, urls); });
 }
 
 absl::Status ImportBvGraph(sqlite3_context* context, int argc, sqlite3_value** argv) {
