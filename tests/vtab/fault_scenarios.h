@@ -24,15 +24,27 @@ inline std::string State(SQLite::Database& db) {
              "FROM outlinks)");
 }
 
-// The template at `path`: every table (urls with merge_bytes=0, so that commits merge), 300
-// URLs crawled with parents, 40 of them leased.
-inline void WriteFaultTemplate(const std::string& path) {
+// How the template is made.
+struct FaultTemplate {
+  bool wal = false;  // journal_mode=WAL, else the rollback journal
+  // The tables' log_tail_kb: 0 folds the tail at every commit (urls with merge_bytes=0 then
+  // merges at every commit too).
+  int urls_log_tail_kb = 0;
+  int frontier_log_tail_kb = 1024;
+};
+
+// The template at `path`: every table, 300 URLs crawled with parents, 40 of them leased.
+inline void WriteFaultTemplate(const std::string& path, const FaultTemplate& options = {}) {
   SQLite::Database db = LoadedDb(path);
-  db.exec(
-      "CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0);"
-      "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, host_delay=0);"
-      "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
-      "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);");
+  if (options.wal) db.exec("PRAGMA journal_mode=WAL");
+  db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls(merge_bytes=0, log_tail_kb=" +
+          std::to_string(options.urls_log_tail_kb) +
+          ");"
+          "CREATE VIRTUAL TABLE frontier USING crawldb_frontier(urls, host_delay=0, log_tail_kb=" +
+          std::to_string(options.frontier_log_tail_kb) +
+          ");"
+          "CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls);"
+          "CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);");
   db.exec(
       "SELECT count(crawl_add('http://h' || (x % 5) || '.example/p' || x, CASE WHEN x > 1 "
       "THEN 'http://h' || ((x - 1) % 5) || '.example/p' || (x - 1) END, 0, 1000)) FROM "

@@ -1,17 +1,20 @@
 // I/O faults at every point of a commit (issue 15, item 2). A VFS shim over the default one
-// fails the N-th read, write, sync, lock or truncate once, with the error a disk gives
-// (SQLITE_IOERR_* or SQLITE_FULL). Each scenario — a representative commit per table (merges
-// forced by merge_bytes=0), optimize and an import — runs with N = 1, 2, … until it passes
-// untouched.
+// fails the N-th read, write, sync, lock, truncate, delete, shared-memory map or shared-memory
+// lock once, with the error a disk gives (SQLITE_IOERR_* or SQLITE_FULL). Each scenario — a
+// representative commit per table (merges forced by merge_bytes=0 and log_tail_kb=0), optimize
+// and an import — runs with N = 1, 2, … until it passes untouched; three of them again in WAL
+// mode, with the urls tail kept and every frontier commit folding.
 // After each failure: the statement reported an error; a fresh connection on the default VFS
 // finds crawldb_check() = ok and either the state before the commit or the state after it (a
 // fault after the commit point, such as deleting the journal, may leave it done); and the
 // connection that saw the fault goes on: its next statement works and agrees with a fresh one.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
@@ -89,9 +92,25 @@ int DeviceCharacteristics(sqlite3_file* file) {
   return Real(file)->pMethods->xDeviceCharacteristics(Real(file));
 }
 
-// Version 1 methods: no shared memory, so the files use a rollback journal.
+// The shared memory of WAL mode: mapping a region and taking a lock fail like the other
+// operations.
+int ShmMap(sqlite3_file* file, int region, int size, int extend, void volatile** out) {
+  if (Fault(SQLITE_IOERR_SHMMAP)) return SQLITE_IOERR_SHMMAP;
+  return Real(file)->pMethods->xShmMap(Real(file), region, size, extend, out);
+}
+int ShmLock(sqlite3_file* file, int offset, int count, int flags) {
+  // Taking a lock may fail; releasing one does not (as xUnlock).
+  if ((flags & SQLITE_SHM_LOCK) && Fault(SQLITE_IOERR_SHMLOCK)) return SQLITE_IOERR_SHMLOCK;
+  return Real(file)->pMethods->xShmLock(Real(file), offset, count, flags);
+}
+void ShmBarrier(sqlite3_file* file) { Real(file)->pMethods->xShmBarrier(Real(file)); }
+int ShmUnmap(sqlite3_file* file, int delete_flag) {
+  return Real(file)->pMethods->xShmUnmap(Real(file), delete_flag);
+}
+
+// Version 2 methods: shared memory (WAL), no memory-mapped pages.
 const sqlite3_io_methods kFaultyMethods = {
-    1,
+    2,
     Close,
     Read,
     Write,
@@ -104,11 +123,11 @@ const sqlite3_io_methods kFaultyMethods = {
     FileControl,
     SectorSize,
     DeviceCharacteristics,
-    nullptr,  // xShmMap and the rest of versions 2 and 3
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
+    ShmMap,
+    ShmLock,
+    ShmBarrier,
+    ShmUnmap,
+    nullptr,  // xFetch and xUnfetch (version 3)
     nullptr,
 };
 
@@ -176,11 +195,7 @@ void RegisterFaultyVfs() {
 
 class IoFaults : public ::testing::Test {
  protected:
-  void SetUp() override {
-    RegisterFaultyVfs();
-    template_ = TempDbPath("io_faults_template");
-    WriteFaultTemplate(template_);
-  }
+  void SetUp() override { RegisterFaultyVfs(); }
 
   // Runs `commit` on a copy of the template through the faulty VFS with the N-th operation
   // failing, N = 1, 2, … until it runs untouched; checks each failure as the header says.
@@ -191,7 +206,7 @@ class IoFaults : public ::testing::Test {
     for (long n = 1;; ++n) {
       SCOPED_TRACE(name + ", I/O operation " + std::to_string(n));
       const std::string path = TempDbPath("io_faults_" + name);
-      std::filesystem::copy_file(template_, path,
+      std::filesystem::copy_file(template_path_, path,
                                  std::filesystem::copy_options::overwrite_existing);
       SQLite::Database db(path, SQLite::OPEN_READWRITE, 0, "faulty");
       db.loadExtension(CRAWLDB_EXTENSION_PATH, nullptr);
@@ -226,22 +241,41 @@ class IoFaults : public ::testing::Test {
   // for an empty commit).
   std::string CleanRun(const std::string& name, const std::string& commit) {
     const std::string path = TempDbPath("io_faults_clean_" + name);
-    std::filesystem::copy_file(template_, path, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(template_path_, path,
+                               std::filesystem::copy_options::overwrite_existing);
     SQLite::Database db = LoadedDb(path);
     if (!commit.empty()) db.exec(commit);
     return State(db);
   }
 
-  std::string template_;
+  // Fails every point of each scenario named in `only` (all when empty) on `options`' template.
+  void FailEveryScenario(const FaultTemplate& options, const std::vector<std::string>& only) {
+    template_path_ = TempDbPath(options.wal ? "io_faults_template_wal" : "io_faults_template");
+    WriteFaultTemplate(template_path_, options);
+    for (const FaultScenario& scenario : FaultScenarios(template_path_)) {
+      if (!only.empty() && std::find(only.begin(), only.end(), scenario.name) == only.end()) {
+        continue;
+      }
+      const long points = FailEveryPoint(scenario.name, scenario.commit);
+      EXPECT_GT(points, 0) << scenario.name;
+      std::printf("io faults%s: %s: %ld I/O points failed one at a time\n",
+                  options.wal ? " (WAL)" : "", scenario.name.c_str(), points);
+    }
+  }
+
+  std::string template_path_;
 };
 
+// Rollback journal; every urls commit folds its tail and merges.
 TEST_F(IoFaults, EveryPointOfEachRepresentativeCommit) {
-  for (const FaultScenario& scenario : FaultScenarios(template_)) {
-    const long points = FailEveryPoint(scenario.name, scenario.commit);
-    EXPECT_GT(points, 0) << scenario.name;
-    std::printf("io faults: %s: %ld I/O points failed one at a time\n", scenario.name.c_str(),
-                points);
-  }
+  FailEveryScenario({.wal = false, .urls_log_tail_kb = 0, .frontier_log_tail_kb = 1024}, {});
+}
+
+// WAL mode; urls commits stay in the log tail, every frontier commit folds its own. Three
+// scenarios, for CI's time.
+TEST_F(IoFaults, EveryPointInWalModeOfThreeCommits) {
+  FailEveryScenario({.wal = true, .urls_log_tail_kb = 1024, .frontier_log_tail_kb = 0},
+                    {"crawl_add_batch", "lease", "urls_delete"});
 }
 
 }  // namespace
