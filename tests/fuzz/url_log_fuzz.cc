@@ -98,9 +98,22 @@ Seed MakeSeed(std::string name, Decoder decoder, const std::vector<uint8_t>& blo
 
 }  // namespace
 
+// A row's adds: counted only (no keys) or, with `views`, keys carried for the tail.
+urls::LogAdds SeedAdds(int64_t count, std::vector<size_t> parts, int64_t folded) {
+  urls::LogAdds adds;
+  adds.added_count = count;
+  adds.parts = std::move(parts);
+  adds.folded = folded;
+  return adds;
+}
+
 std::vector<Seed> FuzzSeeds() {
   const std::vector<std::string> keys = SeedKeys(200);
   const std::vector<std::string_view> views = Views(keys);
+  urls::LogAdds tail = SeedAdds(3, {5, 9}, 2);
+  tail.part_sizes = {2, 1};
+  tail.ids = {1, 3, 2};
+  tail.keys = {views[0], views[1], views[2]};
   const std::vector<int64_t> ids = {1, 2, 3, 70, 71, 1000, int64_t{1} << 39};
   std::vector<uint16_t> chunk;
   for (size_t i = 0; i < urls::kIdsPerChunk; ++i) chunk.push_back(static_cast<uint16_t>(i % 97));
@@ -110,17 +123,9 @@ std::vector<Seed> FuzzSeeds() {
       MakeSeed("keys_packed", kKeys, urls::EncodeLogKeys(views)),
       MakeSeed("deleted_0", kDeleted, urls::EncodeLogIds({})),
       MakeSeed("deleted", kDeleted, urls::EncodeLogIds(ids)),
-      MakeSeed("added_0", kAdded, urls::EncodeLogAdds({.folded = 0}, 1)),
-      MakeSeed("added", kAdded,
-               urls::EncodeLogAdds({.added_count = 9, .parts = {0, 5, 1023}, .folded = 9}, 1)),
-      MakeSeed("added_tail", kAdded,
-               urls::EncodeLogAdds({.added_count = 3,
-                                    .parts = {5, 9},
-                                    .folded = 2,
-                                    .part_sizes = {2, 1},
-                                    .ids = {1, 3, 2},
-                                    .keys = {views[0], views[1], views[2]}},
-                                   1)),
+      MakeSeed("added_0", kAdded, urls::EncodeLogAdds(SeedAdds(0, {}, 0), 1)),
+      MakeSeed("added", kAdded, urls::EncodeLogAdds(SeedAdds(9, {0, 5, 1023}, 9), 1)),
+      MakeSeed("added_tail", kAdded, urls::EncodeLogAdds(tail, 1)),
       MakeSeed("id_gaps", kIdGaps, urls::EncodeIdGaps(ids)),
       MakeSeed("id_chunk_2", kIdChunk, urls::EncodeIdChunk(absl::MakeConstSpan(chunk).first(2))),
       MakeSeed("id_chunk_full", kIdChunk, urls::EncodeIdChunk(chunk)),

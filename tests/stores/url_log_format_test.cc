@@ -38,6 +38,15 @@ TEST(UrlLogFormat, KeysRoundTripCompressed) {
   }
 }
 
+// A row that carries no keys (it folded itself, or an older row's).
+LogAdds Counted(int64_t count, std::vector<size_t> parts, int64_t folded) {
+  LogAdds adds;
+  adds.added_count = count;
+  adds.parts = std::move(parts);
+  adds.folded = folded;
+  return adds;
+}
+
 // A commit in the log tail: ids 10..14, 12 and 10 in part 3, the others in part 700.
 LogAdds TailAdds(const std::vector<std::string>& keys) {
   LogAdds adds{5, {3, 700}, 8, {2, 3}, {10, 12, 11, 13, 14}, {}};
@@ -48,8 +57,8 @@ LogAdds TailAdds(const std::vector<std::string>& keys) {
 TEST(UrlLogFormat, AddsAndIdGapsRoundTrip) {
   std::string scratch;
   for (const LogAdds& adds :
-       {LogAdds{0, {}, 0}, LogAdds{1, {0}, 4}, LogAdds{7, {3, 4, 1000, 1023}, 12},
-        LogAdds{int64_t{1} << 40, {1023}, int64_t{1} << 33}}) {
+       {Counted(0, {}, 0), Counted(1, {0}, 4), Counted(7, {3, 4, 1000, 1023}, 12),
+        Counted(int64_t{1} << 40, {1023}, int64_t{1} << 33)}) {
     absl::StatusOr<LogAdds> decoded = DecodeLogAdds(EncodeLogAdds(adds, 1), 1, &scratch);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
     EXPECT_EQ(decoded->added_count, adds.added_count);
@@ -74,20 +83,20 @@ TEST(UrlLogFormat, AddsAndIdGapsRoundTrip) {
   EXPECT_FALSE(decoded->has_adds());
   for (const std::vector<int64_t>& ids :
        {std::vector<int64_t>{}, {1}, {5, 6, 7, 100, int64_t{1} << 50}}) {
-    absl::StatusOr<std::vector<int64_t>> decoded = DecodeIdGaps(EncodeIdGaps(ids));
-    ASSERT_TRUE(decoded.ok()) << decoded.status();
-    EXPECT_EQ(*decoded, ids);
+    absl::StatusOr<std::vector<int64_t>> gaps = DecodeIdGaps(EncodeIdGaps(ids));
+    ASSERT_TRUE(gaps.ok()) << gaps.status();
+    EXPECT_EQ(*gaps, ids);
   }
 }
 
 TEST(UrlLogFormat, DamagedAddsAndIdGapsAreDataLoss) {
   const std::vector<std::string> keys = Keys(5);
   std::string scratch;
-  const std::vector<uint8_t> parts = EncodeLogAdds({9, {2, 500, 1000}, 3}, 1);
+  const std::vector<uint8_t> parts = EncodeLogAdds(Counted(9, {2, 500, 1000}, 3), 1);
   const std::vector<uint8_t> adds = EncodeLogAdds(TailAdds(keys), 10);
   const std::vector<uint8_t> ids = EncodeIdGaps({3, 9, 400, 70000});
   // A row cut right after its fold is a whole row without adds.
-  const size_t without_adds = EncodeLogAdds({5, {3, 700}, 8}, 10).size();
+  const size_t without_adds = EncodeLogAdds(Counted(5, {3, 700}, 8), 10).size();
   for (const std::vector<uint8_t>* blob : {&parts, &adds, &ids}) {
     for (size_t size = 0; size < blob->size(); ++size) {
       const std::vector<uint8_t> cut(blob->begin(), blob->begin() + static_cast<ptrdiff_t>(size));

@@ -205,7 +205,7 @@ class IoFaults : public ::testing::Test {
     std::string after;  // CleanRun(name, commit), made when first needed
     for (long n = 1;; ++n) {
       SCOPED_TRACE(name + ", I/O operation " + std::to_string(n));
-      const std::string path = TempDbPath("io_faults_" + name);
+      const std::string path = TempDbPath(prefix_ + name);
       std::filesystem::copy_file(template_path_, path,
                                  std::filesystem::copy_options::overwrite_existing);
       SQLite::Database db(path, SQLite::OPEN_READWRITE, 0, "faulty");
@@ -240,7 +240,7 @@ class IoFaults : public ::testing::Test {
   // The state `commit` leaves on a copy of the template without faults (the template's own
   // for an empty commit).
   std::string CleanRun(const std::string& name, const std::string& commit) {
-    const std::string path = TempDbPath("io_faults_clean_" + name);
+    const std::string path = TempDbPath(prefix_ + "clean_" + name);
     std::filesystem::copy_file(template_path_, path,
                                std::filesystem::copy_options::overwrite_existing);
     SQLite::Database db = LoadedDb(path);
@@ -250,7 +250,9 @@ class IoFaults : public ::testing::Test {
 
   // Fails every point of each scenario named in `only` (all when empty) on `options`' template.
   void FailEveryScenario(const FaultTemplate& options, const std::vector<std::string>& only) {
-    template_path_ = TempDbPath(options.wal ? "io_faults_template_wal" : "io_faults_template");
+    // Each test its own files: ctest runs them side by side.
+    prefix_ = options.wal ? "io_faults_wal_" : "io_faults_";
+    template_path_ = TempDbPath(prefix_ + "template");
     WriteFaultTemplate(template_path_, options);
     for (const FaultScenario& scenario : FaultScenarios(template_path_)) {
       if (!only.empty() && std::find(only.begin(), only.end(), scenario.name) == only.end()) {
@@ -263,6 +265,7 @@ class IoFaults : public ::testing::Test {
     }
   }
 
+  std::string prefix_;
   std::string template_path_;
 };
 
