@@ -493,8 +493,10 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   if (raw.size() > options.max_length) {
     return RefuseUrl("longer than " + std::to_string(options.max_length) + " bytes", raw);
   }
-  if (std::memchr(raw.data(), '\0', raw.size()) != nullptr)
+  // An empty view may have no data (SQLite's text of a value it could not allocate).
+  if (!raw.empty() && std::memchr(raw.data(), '\0', raw.size()) != nullptr) {
     return RefuseUrl("embedded NUL byte", raw);
+  }
   size_t begin = 0, end = raw.size();
   while (begin < end && IsAsciiWhitespace(raw[begin])) ++begin;
   while (end > begin && IsAsciiWhitespace(raw[end - 1])) --end;
