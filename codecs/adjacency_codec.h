@@ -20,6 +20,13 @@
 // is left, as a full load does, and compares the arc count. The other codecs check everything
 // while loading, deferred or not.
 //
+// Paged loading (LoadPagedAdjacency). The serialized bytes come as a PagedBytes
+// (codecs/paged_bytes.h), parts fetched when first needed. link3 and link3+huff keep them in
+// place and read only what each call needs, with deferred checks; the other codecs read every
+// part, then load as above. A part that cannot be read makes the call that needed it act as
+// on a corrupt list (an empty list, a scan that ends), but status() is then the fetch's failure,
+// not a DataLossError, and lasts until ClearReadFailure(): the next call fetches again.
+//
 // Byte format (the envelope; each codec's body is a grammar at the top of its header):
 //   graph  := version:u8 name_length:u8 name:bytes[name_length] body
 //   version = kAdjacencyFormatVersion (1); name is a registered codec name ("link1", "link2",
@@ -43,6 +50,7 @@
 #include "absl/types/span.h"
 #include "codecs/adjacency_lists.h"
 #include "codecs/degree_partitions.h"
+#include "codecs/paged_bytes.h"
 
 namespace crawldb::codecs {
 
@@ -117,12 +125,22 @@ class EncodedGraph {
   // once for a graph checked while loading.
   virtual absl::Status CheckAll() const { return status(); }
 
-  // OK, or the DataLossError of the first corrupt list met (deferred checks, above).
+  // OK, or the DataLossError of the first corrupt list met (deferred checks, above), or else
+  // a paged graph's ReadFailure().
   absl::Status status() const;
+
+  // Paged graphs: the failure of a part's fetch since ClearReadFailure(), or OK (paged loading,
+  // above).
+  virtual absl::Status ReadFailure() const { return absl::OkStatus(); }
+  virtual void ClearReadFailure() const {}
 
   // With deferred checks, counts the components with CheckAll() first (Total() does not need
   // it: it is the serialized size).
   virtual AdjacencySizeBits SizeBits() const = 0;
+
+  // Bytes of memory the encoded lists take: the serialized size, or for a paged graph the
+  // parts read so far (without reading more).
+  virtual uint64_t MemoryBytes() const { return SizeBits().Total() / 8; }
 
   // The envelope and the body: SizeBits().Total() / 8 bytes.
   std::vector<uint8_t> Serialize() const;
@@ -155,6 +173,10 @@ struct AdjacencyCodec {
   // everything while loading.
   absl::StatusOr<std::unique_ptr<EncodedGraph>> (*load_deferred)(absl::Span<const uint8_t> body,
                                                                  uint64_t arc_count);
+  // Loads, paged, the body that begins at byte body_offset of `pages`, with deferred checks;
+  // nullptr when the codec reads every part first.
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> (*load_paged)(
+      std::shared_ptr<const PagedBytes> pages, uint64_t body_offset, uint64_t arc_count);
 };
 
 // Every registered codec, in registration order.
@@ -173,5 +195,10 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
 // a codec checked while loading, an arc count other than options.arc_count.
 absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(
     absl::Span<const uint8_t> bytes, const AdjacencyLoadOptions& options = {});
+
+// Loads the serialized bytes held by `pages`, paged where the codec can (paged loading, above),
+// with deferred checks given the arc count. The errors of LoadAdjacency, or pages' failure().
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadPagedAdjacency(
+    std::shared_ptr<const PagedBytes> pages, uint64_t arc_count);
 
 }  // namespace crawldb::codecs

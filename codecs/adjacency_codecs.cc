@@ -18,11 +18,11 @@ namespace {
 
 // One line per codec.
 constexpr AdjacencyCodec kCodecs[] = {
-    {"link1", &EncodeLink1, &LoadLink1, nullptr},
-    {"link2", &EncodeLink2, &LoadLink2, nullptr},
-    {"link3", &EncodeLink3, &LoadLink3, &LoadLink3Deferred},
-    {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff, &LoadLink3HuffDeferred},
-    {"bv", &EncodeBv, &LoadBv, nullptr},
+    {"link1", &EncodeLink1, &LoadLink1, nullptr, nullptr},
+    {"link2", &EncodeLink2, &LoadLink2, nullptr, nullptr},
+    {"link3", &EncodeLink3, &LoadLink3, &LoadLink3Deferred, &LoadLink3Paged},
+    {"link3+huff", &EncodeLink3Huff, &LoadLink3Huff, &LoadLink3HuffDeferred, &LoadLink3HuffPaged},
+    {"bv", &EncodeBv, &LoadBv, nullptr, nullptr},
 };
 
 absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
@@ -40,7 +40,7 @@ std::vector<uint8_t> EncodedGraph::Serialize() const {
 }
 
 absl::Status EncodedGraph::status() const {
-  if (!corrupt_.load(std::memory_order_acquire)) return absl::OkStatus();
+  if (!corrupt_.load(std::memory_order_acquire)) return ReadFailure();
   std::lock_guard<std::mutex> lock(problem_mutex_);
   return absl::DataLossError(problem_);
 }
@@ -74,8 +74,12 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
   return found->encode(graph, options);
 }
 
-absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes,
-                                                            const AdjacencyLoadOptions& options) {
+namespace {
+
+// The codec an envelope names and where its body begins; `bytes` holds at least the envelope
+// when it is well formed.
+absl::StatusOr<std::pair<const AdjacencyCodec*, size_t>> ReadEnvelope(
+    absl::Span<const uint8_t> bytes) {
   if (bytes.size() < 2) return absl::DataLossError("adjacency_codec: truncated envelope");
   if (bytes[0] != kAdjacencyFormatVersion) {
     return absl::DataLossError(absl::StrCat("adjacency_codec: format version ", int{bytes[0]},
@@ -92,7 +96,18 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uin
     return absl::DataLossError(
         absl::StrCat("adjacency_codec: unknown codec '", absl::CHexEscape(ToAbsl(name)), "'"));
   }
-  const absl::Span<const uint8_t> body = bytes.subspan(2 + name_length);
+  return std::pair{codec, 2 + name_length};
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uint8_t> bytes,
+                                                            const AdjacencyLoadOptions& options) {
+  absl::StatusOr<std::pair<const AdjacencyCodec*, size_t>> envelope = ReadEnvelope(bytes);
+  if (!envelope.ok()) return envelope.status();
+  const AdjacencyCodec* codec = envelope->first;
+  const std::string_view name = codec->name;
+  const absl::Span<const uint8_t> body = bytes.subspan(envelope->second);
   if (options.arc_count.has_value() && codec->load_deferred != nullptr) {
     return codec->load_deferred(body, *options.arc_count);
   }
@@ -103,6 +118,20 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uin
                                             " were recorded"));
   }
   return graph;
+}
+
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadPagedAdjacency(
+    std::shared_ptr<const PagedBytes> pages, uint64_t arc_count) {
+  // The envelope: two bytes and a name of at most 255.
+  if (!pages->Ensure(0, 2 + 255)) return pages->failure();
+  absl::StatusOr<std::pair<const AdjacencyCodec*, size_t>> envelope =
+      ReadEnvelope(pages->bytes().subspan(0, std::min<uint64_t>(pages->size(), 2 + 255)));
+  if (!envelope.ok()) return envelope.status();
+  if (envelope->first->load_paged != nullptr) {
+    return envelope->first->load_paged(std::move(pages), envelope->second, arc_count);
+  }
+  if (!pages->EnsureAll()) return pages->failure();
+  return LoadAdjacency(pages->bytes(), {.arc_count = arc_count});
 }
 
 }  // namespace crawldb::codecs

@@ -160,4 +160,9 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Deferred(absl::Span<const
   return Link3Graph::LoadDeferred(body, arc_count);
 }
 
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Paged(
+    std::shared_ptr<const PagedBytes> pages, uint64_t body_offset, uint64_t arc_count) {
+  return Link3Graph::LoadPaged(std::move(pages), body_offset, arc_count);
+}
+
 }  // namespace crawldb::codecs

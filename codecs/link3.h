@@ -49,5 +49,8 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3(absl::Span<const uint8_t
 // With deferred checks (adjacency_codec.h).
 absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Deferred(absl::Span<const uint8_t> body,
                                                                 uint64_t arc_count);
+// Paged, with deferred checks (adjacency_codec.h).
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Paged(
+    std::shared_ptr<const PagedBytes> pages, uint64_t body_offset, uint64_t arc_count);
 
 }  // namespace crawldb::codecs

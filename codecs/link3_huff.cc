@@ -325,4 +325,9 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3HuffDeferred(absl::Span<c
   return Link3HuffGraph::LoadDeferred(body, arc_count);
 }
 
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3HuffPaged(
+    std::shared_ptr<const PagedBytes> pages, uint64_t body_offset, uint64_t arc_count) {
+  return Link3HuffGraph::LoadPaged(std::move(pages), body_offset, arc_count);
+}
+
 }  // namespace crawldb::codecs

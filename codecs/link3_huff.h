@@ -46,5 +46,8 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3Huff(absl::Span<const uin
 // With deferred checks (adjacency_codec.h).
 absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3HuffDeferred(absl::Span<const uint8_t> body,
                                                                     uint64_t arc_count);
+// Paged, with deferred checks (adjacency_codec.h).
+absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadLink3HuffPaged(
+    std::shared_ptr<const PagedBytes> pages, uint64_t body_offset, uint64_t arc_count);
 
 }  // namespace crawldb::codecs

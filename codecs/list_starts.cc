@@ -128,58 +128,88 @@ absl::StatusOr<ListStarts> ListStarts::BuildOnePartition(absl::Span<const uint32
   return Build(lengths, absl::MakeConstSpan(&partition, 1));
 }
 
-absl::StatusOr<ListStarts> ListStarts::Parse(LittleEndianReader* in, uint32_t node_count,
-                                             uint64_t total) {
-  const size_t start = in->position();
-  ListStarts starts;
-  uint8_t p;
-  uint32_t exception_count;
-  if (!in->Read(&p) || !in->Read(&exception_count)) return Corrupt("truncated header");
+absl::Status ListStarts::ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count,
+                                     const EnsureBytes& ensure, uint64_t* size) {
+  // Each read: make the bytes readable, then check they are there.
+  uint64_t at = 0;
+  bool fetch_failed = false;
+  const auto take = [&](uint64_t count) {
+    if (bytes.size() - at < count) return false;
+    if (!ensure(at, at + count)) {
+      fetch_failed = true;
+      return false;
+    }
+    return true;
+  };
+  const auto failed = [&](const std::string& what) {
+    return fetch_failed ? absl::UnavailableError("list_starts: a part could not be read")
+                        : Corrupt(what);
+  };
+  if (!take(5)) return failed("truncated header");
+  const uint8_t p = bytes[0];
+  const uint32_t exception_count = LoadLittleEndian<uint32_t>(bytes.data() + 1);
+  at = 5;
   if (p < 1 || p > 64) return Corrupt(absl::StrCat("P = ", int{p}, "; expected 1 to 64"));
-  starts.entries_per_record_ = p;
-  if (exception_count > node_count || in->remaining() / 8 < exception_count) {
+  entries_per_record_ = p;
+  if (exception_count > node_count || (bytes.size() - at) / 8 < exception_count) {
     return Corrupt(absl::StrCat(exception_count, " exceptions do not fit"));
   }
-  starts.exceptions_.resize(exception_count);
-  for (uint32_t i = 0; i < exception_count; ++i) {
-    Exception& exception = starts.exceptions_[i];
-    in->Read(&exception.node);
-    in->Read(&exception.length);
-    if (exception.node >= node_count ||
-        (i > 0 && exception.node <= starts.exceptions_[i - 1].node)) {
+  if (!take(uint64_t{8} * exception_count)) return failed("truncated exceptions");
+  exceptions_.resize(exception_count);
+  for (uint32_t i = 0; i < exception_count; ++i, at += 8) {
+    Exception& exception = exceptions_[i];
+    exception.node = LoadLittleEndian<uint32_t>(bytes.data() + at);
+    exception.length = LoadLittleEndian<uint32_t>(bytes.data() + at + 4);
+    if (exception.node >= node_count || (i > 0 && exception.node <= exceptions_[i - 1].node)) {
       return Corrupt(
           absl::StrCat("exception ", i, " names node ", exception.node, ", out of order or range"));
     }
   }
-  uint8_t partition_count;
-  if (!in->Read(&partition_count)) return Corrupt("truncated partition count");
+  if (!take(1)) return failed("truncated partition count");
+  const uint8_t partition_count = bytes[at++];
   if (partition_count < 1 || partition_count > kMaxPartitions) {
     return Corrupt(
         absl::StrCat(int{partition_count}, " partitions; expected 1 to ", kMaxPartitions));
   }
-  // Body offsets are relative to the first byte of the starts, which is bytes_[0].
-  uint64_t position = 0;  // Where the next partition starts.
-  uint32_t next_exception = 0;
   uint64_t first_node = 0;
   for (uint8_t i = 0; i < partition_count; ++i) {
-    uint32_t count;
-    uint8_t width;
-    if (!in->Read(&count) || !in->Read(&width)) return Corrupt("truncated partition header");
+    if (!take(5)) return failed("truncated partition header");
+    const uint32_t count = LoadLittleEndian<uint32_t>(bytes.data() + at);
+    const uint8_t width = bytes[at + 4];
+    at += 5;
     if (width != 8 && width != 16 && width != 32) {
       return Corrupt(absl::StrCat("partition ", int{i}, " has width ", int{width}));
     }
     if (count > node_count - first_node) {
       return Corrupt(absl::StrCat("partitions hold more than ", node_count, " nodes"));
     }
-    const uint64_t offset = in->position() - start;
-    absl::Span<const uint8_t> body;
-    if (!in->ReadBytes(BodyBytes(count, width, p), &body)) {
-      return Corrupt(absl::StrCat("truncated partition ", int{i}));
-    }
-    if (width == 32) {
+    const uint64_t body = BodyBytes(count, width, p);
+    if (bytes.size() - at < body) return Corrupt(absl::StrCat("truncated partition ", int{i}));
+    partitions_.push_back({count, width});
+    layouts_.push_back({static_cast<uint32_t>(first_node), count, width, at});
+    at += body;
+    first_node += count;
+  }
+  if (first_node != node_count) {
+    return Corrupt(absl::StrCat("partitions hold ", first_node, " nodes, not ", node_count));
+  }
+  *size = at;
+  return absl::OkStatus();
+}
+
+absl::Status ListStarts::CheckBodies() const {
+  const uint8_t* bytes = data();
+  const uint32_t p = entries_per_record_;
+  uint64_t position = 0;  // Where the next partition starts.
+  uint32_t next_exception = 0;
+  for (const Layout& layout : layouts_) {
+    const uint8_t* body = bytes + layout.offset;
+    const uint64_t first_node = layout.first_node;
+    const uint32_t count = layout.node_count;
+    if (layout.width == 32) {
       uint64_t previous = position;
       for (uint64_t k = 0; k <= count; ++k) {
-        const uint64_t begin = LoadLittleEndian<uint32_t>(body.data() + 4 * k);
+        const uint64_t begin = LoadLittleEndian<uint32_t>(body + 4 * k);
         if (k == 0 ? begin != position : begin < previous) {
           return Corrupt(
               absl::StrCat("begin ", begin, " of node ", first_node + k,
@@ -189,10 +219,10 @@ absl::StatusOr<ListStarts> ListStarts::Parse(LittleEndianReader* in, uint32_t no
       }
       position = previous;
     } else {
-      const uint64_t escape = Escape(width);
-      const uint64_t record_bytes = RecordBytes(width, p);
+      const uint64_t escape = Escape(layout.width);
+      const uint64_t record_bytes = RecordBytes(layout.width, p);
       for (uint64_t r = 0; r * p < count; ++r) {
-        const uint8_t* record = body.data() + r * record_bytes;
+        const uint8_t* record = body + r * record_bytes;
         const uint64_t base = LoadLittleEndian<uint32_t>(record);
         if (base != position) {
           return Corrupt(absl::StrCat("record base ", base, " of node ", first_node + r * p,
@@ -200,47 +230,78 @@ absl::StatusOr<ListStarts> ListStarts::Parse(LittleEndianReader* in, uint32_t no
         }
         for (uint64_t k = 0; k < p; ++k) {
           const uint64_t field =
-              width == 8 ? record[4 + k] : LoadLittleEndian<uint16_t>(record + 4 + 2 * k);
+              layout.width == 8 ? record[4 + k] : LoadLittleEndian<uint16_t>(record + 4 + 2 * k);
           const uint64_t node = first_node + r * p + k;
           if (r * p + k >= count) {
             if (field != 0) return Corrupt("nonzero length past a partition's end");
           } else if (field != escape) {
             position += field;
           } else {
-            if (next_exception == exception_count ||
-                starts.exceptions_[next_exception].node != node ||
-                starts.exceptions_[next_exception].length < escape) {
+            if (next_exception == exceptions_.size() || exceptions_[next_exception].node != node ||
+                exceptions_[next_exception].length < escape) {
               return Corrupt(absl::StrCat("escaped length of node ", node, " has no exception"));
             }
-            position += starts.exceptions_[next_exception++].length;
+            position += exceptions_[next_exception++].length;
           }
         }
       }
     }
-    if (position > total) {
-      return Corrupt(absl::StrCat("lists end at ", position, ", past the stream's ", total));
+    if (position > total_) {
+      return Corrupt(absl::StrCat("lists end at ", position, ", past the stream's ", total_));
     }
-    starts.partitions_.push_back({count, width});
-    starts.layouts_.push_back({static_cast<uint32_t>(first_node), count, width, offset});
-    first_node += count;
   }
-  if (first_node != node_count) {
-    return Corrupt(absl::StrCat("partitions hold ", first_node, " nodes, not ", node_count));
-  }
-  if (next_exception != exception_count) {
-    return Corrupt(absl::StrCat("exception for node ", starts.exceptions_[next_exception].node,
+  if (next_exception != exceptions_.size()) {
+    return Corrupt(absl::StrCat("exception for node ", exceptions_[next_exception].node,
                                 " matches no escaped length"));
   }
-  if (position != total) {
-    return Corrupt(absl::StrCat("lists end at ", position, ", not at the stream's end ", total));
+  if (position != total_) {
+    return Corrupt(absl::StrCat("lists end at ", position, ", not at the stream's end ", total_));
   }
-  const absl::Span<const uint8_t> bytes = in->ConsumedSince(start);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ListStarts> ListStarts::Parse(LittleEndianReader* in, uint32_t node_count,
+                                             uint64_t total) {
+  ListStarts starts;
+  starts.total_ = total;
+  absl::Status layout = starts.ParseLayout(
+      in->Rest(), node_count, [](uint64_t, uint64_t) { return true; }, &starts.size_);
+  if (!layout.ok()) return layout;
+  absl::Span<const uint8_t> bytes;
+  in->ReadBytes(starts.size_, &bytes);
   starts.bytes_.assign(bytes.begin(), bytes.end());
+  if (absl::Status bodies = starts.CheckBodies(); !bodies.ok()) return bodies;
   return starts;
 }
 
+absl::StatusOr<ListStarts> ListStarts::ParseDeferred(const PagedBytes& pages, uint64_t offset,
+                                                     uint32_t node_count, uint64_t total,
+                                                     uint64_t* end) {
+  ListStarts starts;
+  starts.total_ = total;
+  starts.pages_ = &pages;
+  starts.offset_ = offset;
+  starts.checked_ = false;
+  absl::Status layout = starts.ParseLayout(
+      pages.bytes().subspan(offset), node_count,
+      [&pages, offset](uint64_t from, uint64_t to) {
+        return pages.Ensure(offset + from, offset + to);
+      },
+      &starts.size_);
+  if (!layout.ok())
+    return layout.code() == absl::StatusCode::kUnavailable ? pages.failure() : layout;
+  *end = offset + starts.size_;
+  return starts;
+}
+
+absl::Status ListStarts::CheckRecords() const {
+  if (checked_) return absl::OkStatus();
+  if (!pages_->Ensure(offset_, offset_ + size_)) return pages_->failure();
+  return CheckBodies();
+}
+
 void ListStarts::AppendTo(std::vector<uint8_t>* out) const {
-  out->insert(out->end(), bytes_.begin(), bytes_.end());
+  out->insert(out->end(), data(), data() + size_);
 }
 
 uint64_t ListStarts::Field(const uint8_t* record, uint32_t width, uint32_t index,
@@ -253,13 +314,15 @@ uint64_t ListStarts::Field(const uint8_t* record, uint32_t width, uint32_t index
   const auto it = std::lower_bound(
       exceptions_.begin(), exceptions_.end(), node,
       [](const Exception& exception, uint32_t value) { return exception.node < value; });
-  return it->length;  // Parse matched every escape with its exception.
+  // Checked starts matched every escape with its exception.
+  if (!checked_ && (it == exceptions_.end() || it->node != node)) return UINT64_MAX;
+  return it->length;
 }
 
 ListStarts::Range ListStarts::Get(uint32_t node) const {
   const Layout& layout = Find(node);
   const uint32_t i = node - layout.first_node;
-  const uint8_t* body = bytes_.data() + layout.offset;
+  const uint8_t* body = data() + layout.offset;
   if (layout.width == 32) {
     return {LoadLittleEndian<uint32_t>(body + 4 * uint64_t{i}),
             LoadLittleEndian<uint32_t>(body + 4 * (uint64_t{i} + 1))};
@@ -273,13 +336,46 @@ ListStarts::Range ListStarts::Get(uint32_t node) const {
   return {begin, begin + Field(record, layout.width, j, node)};
 }
 
+bool ListStarts::GetChecked(uint32_t node, Range* range) const {
+  if (checked_) {
+    *range = Get(node);
+    return true;
+  }
+  const Layout& layout = Find(node);
+  const uint32_t i = node - layout.first_node;
+  const uint64_t at = layout.width == 32
+                          ? layout.offset + 4 * uint64_t{i}
+                          : layout.offset + (i / entries_per_record_) *
+                                                RecordBytes(layout.width, entries_per_record_);
+  const uint64_t length = layout.width == 32 ? 8 : RecordBytes(layout.width, entries_per_record_);
+  if (!pages_->Ensure(offset_ + at, offset_ + at + length)) return false;
+  if (layout.width == 32) {
+    *range = Get(node);
+  } else {
+    // Get's sum, with each field checked: an escape without its exception is corrupt.
+    const uint32_t p = entries_per_record_;
+    const uint8_t* record = data() + at;
+    const uint32_t j = i % p;
+    uint64_t begin = LoadLittleEndian<uint32_t>(record);
+    uint64_t length_of_node = 0;
+    for (uint32_t k = 0; k <= j; ++k) {
+      const uint64_t field = Field(record, layout.width, k, node - j + k);
+      if (field == UINT64_MAX) return false;
+      if (k < j) begin += field;
+      length_of_node = field;
+    }
+    *range = {begin, begin + length_of_node};
+  }
+  return range->begin <= range->end && range->end <= total_;
+}
+
 void ListStarts::LengthReader::EnterPartition() {
   const Layout& layout = starts_->layouts_[partition_++];
   left_in_partition_ = layout.node_count;
   left_in_record_ = 0;
   width_ = layout.width;
   escape_ = width_ == 32 ? 0 : Escape(width_);
-  at_ = starts_->bytes_.data() + layout.offset;
+  at_ = starts_->data() + layout.offset;
 }
 
 absl::StatusOr<ListStarts> BuildLinkStarts(absl::Span<const uint32_t> lengths,

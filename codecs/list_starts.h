@@ -38,9 +38,16 @@
 //
 // Caller's obligations: the node count and the stream's length are the caller's to store (Parse
 // takes them); both are below 2^32.
+//
+// Paged starts (ParseDeferred) lie in place in a PagedBytes (codecs/paged_bytes.h): reading
+// them fetches the parts that hold their header, exceptions and partition headers, not their
+// bodies, and checks those; the invariants of the bodies are checked record by record as
+// GetChecked reads them (begin ≤ end ≤ the stream's length, every escape matched), or all at
+// once by CheckRecords. Only GetChecked may read unchecked starts.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -48,6 +55,7 @@
 #include "absl/types/span.h"
 #include "codecs/degree_partitions.h"
 #include "codecs/little_endian.h"
+#include "codecs/paged_bytes.h"
 
 namespace crawldb::codecs {
 
@@ -86,16 +94,31 @@ class ListStarts {
   // Reads only the starts' own bytes; the bytes are copied.
   static absl::StatusOr<ListStarts> Parse(LittleEndianReader* in, uint32_t node_count,
                                           uint64_t total);
+  // Paged starts beginning at byte `offset` of `pages`, which must outlive them (above);
+  // *end is set to the byte after them. DataLossError "list_starts: …" when the header,
+  // exceptions or partition headers are malformed, or pages.failure() when a fetch failed.
+  static absl::StatusOr<ListStarts> ParseDeferred(const PagedBytes& pages, uint64_t offset,
+                                                  uint32_t node_count, uint64_t total,
+                                                  uint64_t* end);
+  // Whether every invariant was checked when the starts were made (Parse, Build).
+  bool checked() const { return checked_; }
+  // Checks the bodies of paged starts (fetching them) as Parse does; OK at once if checked().
+  // Once it passed, every node's span is Get's to read.
+  absl::Status CheckRecords() const;
 
   // Appends the serialized form (SizeInBits() / 8 bytes).
   void AppendTo(std::vector<uint8_t>* out) const;
-  uint64_t SizeInBits() const { return 8 * bytes_.size(); }
+  uint64_t SizeInBits() const { return 8 * size_; }
 
   absl::Span<const Partition> partitions() const { return partitions_; }
 
   // The span of record `node` (node < the node count). O(P) adds, plus a binary search over
-  // the exceptions when one of those lengths is escaped.
+  // the exceptions when one of those lengths is escaped. Checked starts only, or a node
+  // GetChecked accepted, or any once CheckRecords passed.
   Range Get(uint32_t node) const;
+  // The same for unchecked starts: fetches the record's bytes and checks what the span rests
+  // on; false when a fetch failed or the record is corrupt.
+  bool GetChecked(uint32_t node, Range* range) const;
 
   class LengthReader;
 
@@ -104,7 +127,7 @@ class ListStarts {
     uint32_t first_node;
     uint32_t node_count;
     uint32_t width;
-    uint64_t offset;  // Byte offset of the partition's body in bytes_.
+    uint64_t offset;  // Byte offset of the partition's body in the serialized form.
   };
   struct Exception {
     uint32_t node;
@@ -117,15 +140,32 @@ class ListStarts {
     while (node - layout->first_node >= layout->node_count) ++layout;
     return *layout;
   }
+  // Makes bytes [begin, end) of `bytes` readable; false when they cannot be.
+  using EnsureBytes = std::function<bool(uint64_t begin, uint64_t end)>;
+  // Reads P, the exceptions and the partition headers from `bytes` (which start with the
+  // starts and may run past them), skipping the bodies; *size is set to the starts' bytes.
+  absl::Status ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count,
+                           const EnsureBytes& ensure, uint64_t* size);
+  // Checks the bodies against every invariant (the walk of Parse).
+  absl::Status CheckBodies() const;
   // Length field `index` of the record at `record` (width 8 or 16), exceptions resolved; `node`
-  // is the node it belongs to.
+  // is the node it belongs to. Unchecked starts: UINT64_MAX for an escape with no exception.
   uint64_t Field(const uint8_t* record, uint32_t width, uint32_t index, uint32_t node) const;
+  // The serialized form.
+  const uint8_t* data() const {
+    return pages_ != nullptr ? pages_->bytes().data() + offset_ : bytes_.data();
+  }
 
   uint32_t entries_per_record_ = kEntriesPerRecord;
   std::vector<Partition> partitions_;
   std::vector<Layout> layouts_;
   std::vector<Exception> exceptions_;
-  std::vector<uint8_t> bytes_;  // The serialized form.
+  std::vector<uint8_t> bytes_;         // The serialized form, unless paged.
+  const PagedBytes* pages_ = nullptr;  // Paged: the bytes, from byte offset_ on.
+  uint64_t offset_ = 0;
+  uint64_t size_ = 0;   // Bytes of the serialized form.
+  uint64_t total_ = 0;  // The stream's length.
+  bool checked_ = true;
 };
 
 // The lengths (end − begin) of records 0, 1, 2, … in turn, each in O(1), escapes included: the

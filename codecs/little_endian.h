@@ -70,6 +70,8 @@ class LittleEndianReader {
   }
 
   size_t remaining() const { return bytes_.size() - position_; }
+  // The bytes not consumed yet, without consuming them.
+  absl::Span<const uint8_t> Rest() const { return bytes_.subspan(position_); }
   size_t position() const { return position_; }  // Bytes consumed.
   // The bytes consumed from position `from` (≤ position()) up to now.
   absl::Span<const uint8_t> ConsumedSince(size_t from) const {

@@ -22,7 +22,10 @@
 // elements; every record's codes end exactly at its end; the body ends with the data.
 // With deferred checks (adjacency_codec.h) loading checks up to the starts and the data's
 // length and padding; Decode checks the records of the chain it follows, Degree decodes a
-// list the first time, a scan checks as Check does.
+// list the first time, a scan checks as Check does. A paged graph (LoadPaged) also reads its
+// bytes as they are needed: loading fetches the parts holding the parameters, tables and the
+// starts' headers; a decode, the parts holding its chain's starts and records; a scan or
+// CheckAll, every part.
 //
 // A record format F provides (all positions in its units; `data` is the stream's bytes):
 //   static constexpr std::string_view kName;      the registered codec name
@@ -60,6 +63,7 @@
 #include "codecs/adjacency_codec.h"
 #include "codecs/list_starts.h"
 #include "codecs/little_endian.h"
+#include "codecs/paged_bytes.h"
 #include "codecs/reference_lists.h"
 
 namespace crawldb::codecs {
@@ -98,7 +102,8 @@ class ReferenceGraph final : public EncodedGraph {
         node_count_(node_count),
         arc_count_(arc_count),
         starts_(std::move(starts)),
-        data_(std::move(data)),
+        owned_data_(std::move(data)),
+        data_(owned_data_),
         data_length_(data_length),
         tally_(tally) {}
 
@@ -111,6 +116,55 @@ class ReferenceGraph final : public EncodedGraph {
   static absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadDeferred(absl::Span<const uint8_t> body,
                                                                     uint64_t arc_count) {
     return LoadBody(body, arc_count);
+  }
+
+  // Loads the body that starts at byte `body_offset` of `pages` and ends with them, paged, with
+  // deferred checks (adjacency_codec.h).
+  static absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadPaged(
+      std::shared_ptr<const PagedBytes> pages, uint64_t body_offset, uint64_t arc_count) {
+    const absl::Span<const uint8_t> body = pages->bytes().subspan(body_offset);
+    // The parameters and the tables, from a prefix of the body that grows until it holds them
+    // (their size is known once they are read).
+    absl::StatusOr<Header> header;
+    size_t header_bytes = 0;
+    for (uint64_t prefix = 4 << 10;; prefix *= 4) {
+      prefix = std::min<uint64_t>(prefix, body.size());
+      if (!pages->Ensure(body_offset, body_offset + prefix)) return pages->failure();
+      LittleEndianReader in(body.subspan(0, prefix));
+      header = ReadHeader(&in);
+      header_bytes = in.position();
+      if (header.ok() || prefix == body.size()) break;
+    }
+    if (!header.ok()) return header.status();
+    uint64_t starts_end = 0;
+    absl::StatusOr<ListStarts> starts = ListStarts::ParseDeferred(
+        *pages, body_offset + header_bytes, header->node_count, header->data_length, &starts_end);
+    if (!starts.ok()) {
+      return starts.status().code() == absl::StatusCode::kDataLoss
+                 ? Corrupt(starts.status().message())
+                 : starts.status();
+    }
+    const uint64_t data_bits = uint64_t{header->data_length} * Format::kUnitBits;
+    const uint64_t data_bytes = (data_bits + 7) / 8;
+    const uint64_t remaining = pages->size() - starts_end;
+    if (remaining != data_bytes) {
+      return Corrupt(absl::StrCat("the data takes ", remaining, " bytes; ", data_bits,
+                                  " bits need ", data_bytes));
+    }
+    const absl::Span<const uint8_t> data = pages->bytes().subspan(starts_end);
+    if (data_bytes > 0) {
+      if (!pages->Ensure(pages->size() - 1, pages->size())) return pages->failure();
+      if (!PaddingIsZero(data, data_bits)) return Corrupt("nonzero padding after the data");
+    }
+    auto graph = std::make_unique<ReferenceGraph>(*std::move(header->format), header->window,
+                                                  header->max_chain, header->node_count,
+                                                  *std::move(starts), std::vector<uint8_t>(),
+                                                  header->data_length, arc_count, ReferenceTally());
+    graph->data_ = data;
+    graph->data_offset_ = starts_end;
+    graph->pages_ = std::move(pages);
+    graph->MakeDeferred();
+    return graph;
   }
 
   std::string_view codec() const override { return Format::kName; }
@@ -139,12 +193,14 @@ class ReferenceGraph final : public EncodedGraph {
   }
 
   void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
-    if (DecodeChecked(node, out)) {
+    const Outcome outcome = DecodeChecked(node, out);
+    if (outcome == Outcome::kDecoded) {
       if (deferred_) MarkNodeChecked(node);
       return;
     }
     out->clear();
-    ReportCorrupt(NodeProblem(node));
+    // A part that could not be read is pages_->failure(), which status() reports.
+    if (outcome == Outcome::kCorrupt) ReportCorrupt(NodeProblem(node));
   }
 
   std::unique_ptr<ListScanner> Scan() const override { return std::make_unique<Scanner>(this); }
@@ -153,6 +209,12 @@ class ReferenceGraph final : public EncodedGraph {
     if (!deferred_) return status();
     std::lock_guard<std::mutex> lock(check_mutex_);
     if (!all_checked_.load(std::memory_order_relaxed)) {
+      absl::Status starts;
+      if (!PrepareFullPass(&starts)) return ReadFailure();  // Tried again next time.
+      if (!starts.ok()) {
+        all_checked_.store(true, std::memory_order_release);
+        return status();
+      }
       Checks checks;
       if (absl::Status status = CheckLists(&checks); !status.ok()) {
         ReportCorrupt(std::string(status.message()));
@@ -164,6 +226,19 @@ class ReferenceGraph final : public EncodedGraph {
       all_checked_.store(true, std::memory_order_release);
     }
     return status();
+  }
+
+  absl::Status ReadFailure() const override {
+    return pages_ == nullptr ? absl::OkStatus() : pages_->failure();
+  }
+  void ClearReadFailure() const override {
+    if (pages_ != nullptr) pages_->ClearFailure();
+  }
+
+  uint64_t MemoryBytes() const override {
+    const uint64_t checked_bits = deferred_ ? (uint64_t{node_count_} + 63) / 64 * 8 : 0;
+    if (pages_ != nullptr) return pages_->present_bytes() + checked_bits;
+    return starts_.SizeInBits() / 8 + data_.size() + checked_bits;
   }
 
   AdjacencySizeBits SizeBits() const override {
@@ -182,21 +257,37 @@ class ReferenceGraph final : public EncodedGraph {
   }
 
  private:
+  // The body's parameters and tables.
+  struct Header {
+    uint16_t window;
+    uint8_t max_chain;
+    uint32_t node_count;
+    uint32_t data_length;
+    std::optional<Format> format;
+  };
+  static absl::StatusOr<Header> ReadHeader(LittleEndianReader* in) {
+    Header header;
+    if (!in->Read(&header.window) || !in->Read(&header.max_chain) ||
+        !in->Read(&header.node_count) || !in->Read(&header.data_length)) {
+      return Corrupt("truncated header");
+    }
+    if (header.window < 1 || header.window > kMaxLink3Window || header.max_chain > kMaxLink3Chain) {
+      return Corrupt(
+          absl::StrCat("K = ", header.window, ", L = ", int{header.max_chain}, " out of range"));
+    }
+    absl::StatusOr<Format> format = Format::ParseTables(in);
+    if (!format.ok()) return Corrupt(format.status().message());
+    header.format.emplace(*std::move(format));
+    return header;
+  }
+
   static absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadBody(
       absl::Span<const uint8_t> body, std::optional<uint64_t> deferred_arc_count) {
     LittleEndianReader in(body);
-    uint16_t window;
-    uint8_t max_chain;
-    uint32_t n;
-    uint32_t data_length;
-    if (!in.Read(&window) || !in.Read(&max_chain) || !in.Read(&n) || !in.Read(&data_length)) {
-      return Corrupt("truncated header");
-    }
-    if (window < 1 || window > kMaxLink3Window || max_chain > kMaxLink3Chain) {
-      return Corrupt(absl::StrCat("K = ", window, ", L = ", int{max_chain}, " out of range"));
-    }
-    absl::StatusOr<Format> format = Format::ParseTables(&in);
-    if (!format.ok()) return Corrupt(format.status().message());
+    absl::StatusOr<Header> header = ReadHeader(&in);
+    if (!header.ok()) return header.status();
+    const uint32_t n = header->node_count;
+    const uint32_t data_length = header->data_length;
     absl::StatusOr<ListStarts> starts = ListStarts::Parse(&in, n, data_length);
     if (!starts.ok()) return Corrupt(starts.status().message());
     const uint64_t data_bits = uint64_t{data_length} * Format::kUnitBits;
@@ -209,12 +300,11 @@ class ReferenceGraph final : public EncodedGraph {
     in.ReadBytes(data_bytes, &data);
     if (!PaddingIsZero(data, data_bits)) return Corrupt("nonzero padding after the data");
     auto graph = std::make_unique<ReferenceGraph>(
-        *std::move(format), window, max_chain, n, *std::move(starts),
+        *std::move(header->format), header->window, header->max_chain, n, *std::move(starts),
         std::vector<uint8_t>(data.begin(), data.end()), data_length, 0, ReferenceTally());
     if (deferred_arc_count.has_value()) {
-      graph->deferred_ = true;
       graph->arc_count_ = *deferred_arc_count;
-      graph->checked_nodes_ = std::make_unique<std::atomic<uint64_t>[]>((uint64_t{n} + 63) / 64);
+      graph->MakeDeferred();
       return graph;
     }
     Checks checks;
@@ -225,6 +315,30 @@ class ReferenceGraph final : public EncodedGraph {
   }
 
   static std::string Name() { return std::string(Format::kName); }
+
+  void MakeDeferred() {
+    deferred_ = true;
+    checked_nodes_ = std::make_unique<std::atomic<uint64_t>[]>((uint64_t{node_count_} + 63) / 64);
+  }
+
+  // Makes data units [begin, end) readable, with the 8 bytes after them that a bit reader may
+  // peek at; false when a part could not be read.
+  bool EnsureData(uint64_t begin, uint64_t end) const {
+    if (pages_ == nullptr) return true;
+    return pages_->Ensure(data_offset_ + begin * Format::kUnitBits / 8,
+                          data_offset_ + (end * Format::kUnitBits + 7) / 8 + 8);
+  }
+
+  // Before a pass over every list (a scan, CheckAll) of a deferred graph: every part read and
+  // the starts checked whole (a sequential pass trusts their lengths). False when a part could
+  // not be read (ReadFailure() says why, and nothing is corrupt for it); else the starts'
+  // DataLossError, reported, or OK.
+  bool PrepareFullPass(absl::Status* starts) const {
+    if (pages_ != nullptr && !pages_->EnsureAll()) return false;
+    *starts = starts_.CheckRecords();
+    if (!starts->ok()) ReportCorrupt(std::string(starts->message()));
+    return true;
+  }
 
   static absl::Status Corrupt(absl::string_view what) {
     return absl::DataLossError(absl::StrCat(Name(), ": ", what));
@@ -252,6 +366,7 @@ class ReferenceGraph final : public EncodedGraph {
 
   // Decodes every list once, checking every invariant, and counts the arcs and the units of
   // each component into *checks: a full load's last step.
+  // The starts checked and every part read (PrepareFullPass) first.
   absl::Status CheckLists(Checks* checks) const {
     checks->chain.resize(node_count_);
     Cursor cursor(this);
@@ -261,9 +376,11 @@ class ReferenceGraph final : public EncodedGraph {
     return absl::OkStatus();
   }
 
-  // Decode, checking the records of the chain it follows (what Check verifies of them); false
-  // if one is corrupt.
-  bool DecodeChecked(uint32_t node, std::vector<uint32_t>* out) const {
+  enum class Outcome { kDecoded, kCorrupt, kUnread };
+
+  // Decode, checking the records of the chain it follows (what Check verifies of them); kCorrupt
+  // if one is corrupt, kUnread if a part could not be read.
+  Outcome DecodeChecked(uint32_t node, std::vector<uint32_t>* out) const {
     // The chain from `node` back to its absolute (or empty) record, then the records applied
     // from there forward.
     struct Step {
@@ -275,17 +392,19 @@ class ReferenceGraph final : public EncodedGraph {
     Step chain[kMaxLink3Chain + 1];
     uint32_t depth = 0;
     for (;; ++depth) {
-      const ListStarts::Range range = starts_.Get(node);
+      ListStarts::Range range;
+      if (!starts_.GetChecked(node, &range)) return Unread() ? Outcome::kUnread : Outcome::kCorrupt;
+      if (!EnsureData(range.begin, range.end)) return Outcome::kUnread;
       uint64_t ref = 0;
       uint64_t after_ref = range.end;
       if (range.begin != range.end &&
           !format_.ReadRef(data_, range.begin, range.end, &ref, &after_ref)) {
-        return false;
+        return Outcome::kCorrupt;
       }
-      if (ref > window_ || ref > node) return false;
+      if (ref > window_ || ref > node) return Outcome::kCorrupt;
       chain[depth] = {node, ref != 0, after_ref, range.end};
       if (ref == 0) break;
-      if (depth == max_chain_) return false;  // A chain longer than L.
+      if (depth == max_chain_) return Outcome::kCorrupt;  // A chain longer than L.
       node -= static_cast<uint32_t>(ref);
     }
     out->clear();
@@ -293,11 +412,14 @@ class ReferenceGraph final : public EncodedGraph {
       uint64_t adds_begin;
       if (!format_.ApplyRecord(chain[i].relative, chain[i].node, node_count_, data_,
                                chain[i].after_ref, chain[i].end, out, &adds_begin)) {
-        return false;
+        return Outcome::kCorrupt;
       }
     }
-    return true;
+    return Outcome::kDecoded;
   }
+
+  // Whether a part could not be read (since the owner last cleared the failure).
+  bool Unread() const { return pages_ != nullptr && !pages_->failure().ok(); }
 
   // Deferred checks: whether Decode has checked the chain of `node`.
   bool NodeChecked(uint32_t node) const {
@@ -392,12 +514,18 @@ class ReferenceGraph final : public EncodedGraph {
    public:
     explicit Scanner(const ReferenceGraph* graph) : graph_(graph), cursor_(graph) {
       if (graph->deferred_ && !graph->all_checked_.load(std::memory_order_acquire)) {
+        // Nothing to scan when a part is unread (ReadFailure()) or the starts are corrupt.
+        absl::Status starts;
+        if (!graph->PrepareFullPass(&starts) || !starts.ok()) {
+          stopped_ = true;
+          return;
+        }
         checks_ = std::make_unique<Checks>();
         checks_->chain.resize(graph->node_count_);
       }
     }
     bool Next(absl::Span<const uint32_t>* list) override {
-      if (cursor_.node() == graph_->node_count_) return false;
+      if (stopped_ || cursor_.node() == graph_->node_count_) return false;
       const uint32_t node = cursor_.node();
       if (!cursor_.Advance(checks_.get())) {
         graph_->ReportCorrupt(NodeProblem(node));
@@ -411,9 +539,12 @@ class ReferenceGraph final : public EncodedGraph {
     const ReferenceGraph* graph_;
     Cursor cursor_;
     std::unique_ptr<Checks> checks_;  // Only while lists are unchecked.
+    bool stopped_ = false;            // The graph could not be scanned.
   };
 
   void AppendBody(std::vector<uint8_t>* out) const override {
+    // A paged graph whose parts cannot all be read serializes as a body no load accepts.
+    if (pages_ != nullptr && !pages_->EnsureAll()) return;
     AppendLittleEndian(static_cast<uint16_t>(window_), out);
     out->push_back(static_cast<uint8_t>(max_chain_));
     AppendLittleEndian(node_count_, out);
@@ -428,9 +559,13 @@ class ReferenceGraph final : public EncodedGraph {
   uint32_t max_chain_;  // L.
   uint32_t node_count_;
   uint64_t arc_count_;  // With deferred checks, as recorded until CheckAll() confirms it.
-  ListStarts starts_;
-  std::vector<uint8_t> data_;  // ceil(data_length_ · unit / 8) bytes.
-  uint64_t data_length_;       // Units, below 2^32.
+  ListStarts starts_;   // Paged graphs: in place in pages_.
+  std::vector<uint8_t> owned_data_;
+  // ceil(data_length_ · unit / 8) bytes: owned_data_, or in place in pages_.
+  absl::Span<const uint8_t> data_;
+  std::shared_ptr<const PagedBytes> pages_;  // Paged graphs: the serialized graph.
+  uint64_t data_offset_ = 0;                 // Paged graphs: where data_ begins in pages_.
+  uint64_t data_length_;                     // Units, below 2^32.
   // Units of the records by component, padding excluded; with deferred checks, set by
   // CheckAll() (under check_mutex_, before all_checked_).
   mutable ReferenceTally tally_;

@@ -4,8 +4,10 @@
 #include <string>
 #include <tuple>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "codecs/packed_bytes.h"
+#include "codecs/paged_bytes.h"
 #include "codecs/varint.h"
 
 namespace crawldb::links {
@@ -47,44 +49,85 @@ std::vector<std::vector<uint8_t>> GraphParts(const codecs::EncodedGraph& out,
   return parts;
 }
 
-absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts) {
-  if (parts.empty() || parts[0].empty()) return Broken("the graph header is missing");
-  const uint8_t* p = parts[0].data();
-  const uint8_t* end = p + parts[0].size();
-  const uint8_t version = *p;
-  if (version != kGraphFormatVersion && version != kGraphFormatVersionWithoutArcs) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "links: the graph was written in format version ", version, "; this build reads versions ",
-        kGraphFormatVersionWithoutArcs, " to ", kGraphFormatVersion));
+absl::StatusOr<GraphHeader> ReadGraphHeader(absl::Span<const uint8_t> part0) {
+  if (part0.empty()) return Broken("the graph header is missing");
+  const uint8_t* p = part0.data();
+  const uint8_t* end = p + part0.size();
+  GraphHeader header;
+  header.version = *p;
+  if (header.version != kGraphFormatVersion && header.version != kGraphFormatVersionWithoutArcs) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("links: the graph was written in format version ", header.version,
+                     "; this build reads versions ", kGraphFormatVersionWithoutArcs, " to ",
+                     kGraphFormatVersion));
   }
   ++p;
-  uint64_t out_bytes = 0, in_bytes = 0, part_bytes = 0;
-  codecs::AdjacencyLoadOptions options;  // Version 1: every list checked at load.
-  if (!Next(&p, end, &out_bytes) || !Next(&p, end, &in_bytes) || !Next(&p, end, &part_bytes) ||
-      (version == kGraphFormatVersion && !Next(&p, end, &options.arc_count.emplace())) ||
+  if (!Next(&p, end, &header.out_bytes) || !Next(&p, end, &header.in_bytes) ||
+      !Next(&p, end, &header.part_bytes) ||
+      (header.version == kGraphFormatVersion && !Next(&p, end, &header.arc_count.emplace())) ||
       p != end) {
     return Broken("the graph header is malformed");
   }
-  if (part_bytes == 0 || part_bytes > (uint64_t{1} << 30)) {
-    return Broken(absl::StrCat("the graph header gives a part size of ", part_bytes));
+  if (header.part_bytes == 0 || header.part_bytes > (uint64_t{1} << 30)) {
+    return Broken(absl::StrCat("the graph header gives a part size of ", header.part_bytes));
   }
-  const size_t out_parts = PartsFor(out_bytes, part_bytes);
-  const size_t in_parts = PartsFor(in_bytes, part_bytes);
-  if (parts.size() != 1 + out_parts + in_parts) {
-    return Broken(absl::StrCat("the graph has ", parts.size() - 1, " parts, its header says ",
-                               out_parts + in_parts));
+  header.out_parts = PartsFor(header.out_bytes, header.part_bytes);
+  header.in_parts = PartsFor(header.in_bytes, header.part_bytes);
+  return header;
+}
+
+absl::Status PartProblem(size_t part, std::optional<size_t> stored_bytes, size_t expected) {
+  if (!stored_bytes.has_value()) return Broken(absl::StrCat("graph part ", part, " is missing"));
+  return Broken(
+      absl::StrCat("graph part ", part, " holds ", *stored_bytes, " bytes, not ", expected));
+}
+
+namespace {
+
+absl::Status PartCountProblem(const GraphHeader& header, size_t parts) {
+  return Broken(absl::StrCat("the graph has ", parts, " parts, its header says ",
+                             header.out_parts + header.in_parts));
+}
+
+absl::Status CheckSameGraph(const LoadedGraph& loaded) {
+  if (loaded.out->size() != loaded.in->size() ||
+      loaded.out->arc_count() != loaded.in->arc_count()) {
+    return Broken("the out and in graphs differ in nodes or arcs");
+  }
+  return absl::OkStatus();
+}
+
+// A codec's error with the links prefix; a fetch's failure as it is.
+absl::Status LoadProblem(const absl::Status& status) {
+  if (status.code() != absl::StatusCode::kDataLoss ||
+      absl::StartsWith(status.message(), "links:")) {
+    return status;
+  }
+  return Broken(std::string(status.message()));
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts) {
+  if (parts.empty()) return Broken("the graph header is missing");
+  absl::StatusOr<GraphHeader> header = ReadGraphHeader(parts[0]);
+  if (!header.ok()) return header.status();
+  codecs::AdjacencyLoadOptions options;  // Version 1: every list checked at load.
+  options.arc_count = header->arc_count;
+  if (parts.size() != 1 + header->out_parts + header->in_parts) {
+    return PartCountProblem(*header, parts.size() - 1);
   }
   LoadedGraph loaded;
   size_t next = 1;
-  for (auto [bytes, count, graph] : {std::tuple{out_bytes, out_parts, &loaded.out},
-                                     std::tuple{in_bytes, in_parts, &loaded.in}}) {
+  for (auto [bytes, count, graph] : {std::tuple{header->out_bytes, header->out_parts, &loaded.out},
+                                     std::tuple{header->in_bytes, header->in_parts, &loaded.in}}) {
     // Every part's size is checked before the graph's bytes are reserved, so that a damaged
     // header cannot make the loader allocate what it says.
     for (size_t i = 0; i < count; ++i) {
-      const uint64_t expected = std::min<uint64_t>(part_bytes, bytes - i * part_bytes);
+      const uint64_t expected =
+          std::min<uint64_t>(header->part_bytes, bytes - i * header->part_bytes);
       if (parts[next + i].size() != expected) {
-        return Broken(absl::StrCat("graph part ", next + i, " holds ", parts[next + i].size(),
-                                   " bytes, not ", expected));
+        return PartProblem(next + i, parts[next + i].size(), expected);
       }
     }
     std::vector<uint8_t> joined;
@@ -94,13 +137,33 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
     }
     absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> decoded =
         codecs::LoadAdjacency(joined, options);
-    if (!decoded.ok()) return Broken(std::string(decoded.status().message()));
+    if (!decoded.ok()) return LoadProblem(decoded.status());
     *graph = std::move(*decoded);
   }
-  if (loaded.out->size() != loaded.in->size() ||
-      loaded.out->arc_count() != loaded.in->arc_count()) {
-    return Broken("the out and in graphs differ in nodes or arcs");
+  if (absl::Status same = CheckSameGraph(loaded); !same.ok()) return same;
+  return loaded;
+}
+
+absl::StatusOr<LoadedGraph> LoadPagedGraph(const GraphHeader& header, int64_t last_part,
+                                           ReadGraphPart read) {
+  if (!header.arc_count.has_value()) return Broken("a version-1 graph is not read paged");
+  if (last_part != static_cast<int64_t>(header.out_parts + header.in_parts)) {
+    return PartCountProblem(header, static_cast<size_t>(std::max<int64_t>(last_part, 0)));
   }
+  LoadedGraph loaded;
+  size_t first = 1;
+  for (auto [bytes, count, graph] : {std::tuple{header.out_bytes, header.out_parts, &loaded.out},
+                                     std::tuple{header.in_bytes, header.in_parts, &loaded.in}}) {
+    auto pages = std::make_shared<codecs::PagedBytes>(
+        bytes, header.part_bytes,
+        [read, first](size_t part, absl::Span<uint8_t> into) { return read(first + part, into); });
+    absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> decoded =
+        codecs::LoadPagedAdjacency(std::move(pages), *header.arc_count);
+    if (!decoded.ok()) return LoadProblem(decoded.status());
+    *graph = std::move(*decoded);
+    first += count;
+  }
+  if (absl::Status same = CheckSameGraph(loaded); !same.ok()) return same;
   return loaded;
 }
 

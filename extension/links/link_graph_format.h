@@ -13,7 +13,11 @@
 //   The arc count (of each graph; out and in hold the same arcs) lets the codecs check each
 //   list when it is first decoded instead of all of them at load (codecs/adjacency_codec.h,
 //   "Deferred checks"): a new connection's first look-up does not decode the whole graph.
-//   Version 1 had no arc_count: still read, every list checked at load.//
+//   Version 1 had no arc_count: still read, every list checked at load.
+//   A version-2 base is read paged (LoadPagedGraph): loading reads part 0 and the parts that
+//   hold each graph's parameters and starts headers; a look-up, the parts its lists lie in
+//   (codecs/paged_bytes.h). Parts of kGraphPartBytes keep that a few pages each.
+//
 //   <t>_log(seq INTEGER PRIMARY KEY, changes BLOB NOT NULL)
 //   changes := version:u8 (= kLogFormatVersion) count:varint packed
 //   packed    the changes, zstd-compressed once large enough (codecs/packed_bytes.h):
@@ -32,7 +36,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,7 +55,9 @@ inline constexpr uint8_t kLogFormatVersion = 2;
 inline constexpr uint8_t kPlainLogFormatVersion = 1;
 // Largest body of changes one log row holds (SQLite's own limit on a blob is 1 GB).
 inline constexpr size_t kMaxLogBodyBytes = size_t{1} << 30;
-inline constexpr size_t kGraphPartBytes = size_t{1} << 20;
+// 64 KiB: a part is 16 pages of 4 KiB, a look-up reads a few parts; a graph of 10^9 bytes is
+// 15,259 rows. Bases written with 1 MiB parts (before paging) are read the same way.
+inline constexpr size_t kGraphPartBytes = size_t{64} << 10;
 
 // The parts of a base, part 0 first.
 std::vector<std::vector<uint8_t>> GraphParts(const codecs::EncodedGraph& out,
@@ -60,6 +68,32 @@ struct LoadedGraph {
   std::unique_ptr<codecs::EncodedGraph> out;
   std::unique_ptr<codecs::EncodedGraph> in;
 };
+
+// Part 0, read.
+struct GraphHeader {
+  uint8_t version;
+  uint64_t out_bytes;
+  uint64_t in_bytes;
+  uint64_t part_bytes;
+  std::optional<uint64_t> arc_count;  // version 2
+  size_t out_parts;                   // parts 1 .. out_parts
+  size_t in_parts;                    // the next in_parts
+};
+// DataLossError "links: …" for a malformed header, FailedPreconditionError for a version this
+// build does not read.
+absl::StatusOr<GraphHeader> ReadGraphHeader(absl::Span<const uint8_t> part0);
+
+// Fills `into` with part `part` of <t>_graph (exactly its bytes; the DataLossError of
+// PartProblem when the stored part is missing or of another size).
+using ReadGraphPart = std::function<absl::Status(size_t part, absl::Span<uint8_t> into)>;
+// "links: graph part 3 is missing" / "… holds 10 bytes, not 65536".
+absl::Status PartProblem(size_t part, std::optional<size_t> stored_bytes, size_t expected);
+
+// Loads a version-2 base paged (above): `last_part` is the highest part stored, checked against
+// the header; `read` fetches the others when they are needed. A fetch failure or a corrupt part
+// found later is reported by the graphs' status() (codecs/adjacency_codec.h, paged loading).
+absl::StatusOr<LoadedGraph> LoadPagedGraph(const GraphHeader& header, int64_t last_part,
+                                           ReadGraphPart read);
 // Loads the parts (part 0 first); checks that both graphs have the same nodes and arc count
 // (for version 2, the header's, which CheckAll() compares with the lists).
 absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace crawldb::links {
@@ -220,7 +221,10 @@ absl::StatusOr<std::vector<codecs::Arc>> LinkStore::Arcs() const {
 void LinkStore::Check(std::vector<std::string>* problems) const {
   auto problem = [&](std::string text) { problems->push_back(absl::StrCat("links: ", text)); };
   if (absl::Status status = CheckBase(); !status.ok()) {
-    problem(std::string(status.message()));
+    // A part of the stored graph that is missing or of the wrong size is named "links: …"
+    // already (link_graph_format.h).
+    const std::string message(status.message());
+    problems->push_back(absl::StartsWith(message, "links: ") ? message : "links: " + message);
     return;
   }
   size_t mirrored = 0;
@@ -270,7 +274,7 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
 }
 
 size_t LinkStore::MemoryBytes() const {
-  size_t bytes = (out_->SizeBits().Total() + in_->SizeBits().Total()) / 8;
+  size_t bytes = out_->MemoryBytes() + in_->MemoryBytes();
   for (const DeltaLists* lists : {&delta_out_, &delta_in_}) {
     bytes += lists->capacity() * (sizeof(uint32_t) + sizeof(std::vector<uint32_t>) + 1);
     lists->ForEach([&](uint32_t, const std::vector<uint32_t>& list) {

@@ -94,10 +94,17 @@ class LinkStore {
 
   // OK, or the corruption a decode met in the base (codecs/adjacency_codec.h, "Deferred
   // checks"): a base loaded with deferred checks finds a corrupt list when it first reads it,
-  // and the list then reads as empty. Whoever reads lists checks this before trusting them.
+  // and the list then reads as empty; or a paged base's read failure. Whoever reads lists
+  // checks this before trusting them.
   absl::Status status() const;
   // Checks every list of the base not checked yet (EncodedGraph::CheckAll).
   absl::Status CheckBase() const;
+  // Forgets the base's read failures (EncodedGraph::ClearReadFailure): a paged base fetches the
+  // parts again.
+  void ClearReadFailures() const {
+    out_->ClearReadFailure();
+    in_->ClearReadFailure();
+  }
 
   // Problems with the invariants (the base's lists, CheckBase; delta directions mirror each
   // other, tombstones name base arcs, delta arcs are not base arcs, in is the transpose of

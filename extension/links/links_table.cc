@@ -50,7 +50,16 @@ const PositionalSpec kInlinksPositional[] = {{.name = "outlinks", .default_value
 // Columns of outlinks, in declaration order (inlinks has the first three).
 enum Column { kColumnSrc, kColumnDst, kColumnPos, kColumnCommand, kColumnArg };
 
-enum Slot { kReadGraph, kClearGraph, kWriteGraphPart, kReadLogSince, kAppendLog, kClearLog };
+enum Slot {
+  kReadGraph,
+  kReadGraphPart,
+  kLastGraphPart,
+  kClearGraph,
+  kWriteGraphPart,
+  kReadLogSince,
+  kAppendLog,
+  kClearLog
+};
 
 absl::Status DeclareLinkTable(sqlite3* db, absl::string_view hidden_columns, const char* module) {
   std::string declaration =
@@ -86,6 +95,8 @@ std::vector<std::string> LinksTable::StatementSql() const {
   std::string log = ShadowName("log");
   std::vector<std::string> sql(kClearLog + 1);
   sql[kReadGraph] = absl::StrCat("SELECT part, data FROM ", graph, " ORDER BY part");
+  sql[kReadGraphPart] = absl::StrCat("SELECT data FROM ", graph, " WHERE part = ?1");
+  sql[kLastGraphPart] = absl::StrCat("SELECT max(part) FROM ", graph);
   sql[kClearGraph] = absl::StrCat("DELETE FROM ", graph);
   sql[kWriteGraphPart] = absl::StrCat("INSERT INTO ", graph, "(part, data) VALUES (?1, ?2)");
   sql[kReadLogSince] =
@@ -166,6 +177,8 @@ absl::Status LinksTable::BestIndex(sqlite3_index_info* info) {
 
 absl::StatusOr<const LinkStore*> LinksTable::Current() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
+  // A part the last statement could not read is read again when needed.
+  store_.ClearReadFailures();
   CRAWLDB_RETURN_IF_ERROR(ConnectUrls().status());
   return &store_;
 }
@@ -178,14 +191,55 @@ absl::StatusOr<std::unique_ptr<LinkCursor>> LinksTable::Open() {
 
 absl::Status LinksTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
-  CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
-                           ReadParts(kReadGraph, "graph part"));
-  std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
-  absl::StatusOr<LoadedGraph> graph = LoadGraphParts(spans);
-  if (!graph.ok()) return Corrupt(graph.status());
-  store_.Reset(std::move(graph->out), std::move(graph->in));
+  CRAWLDB_ASSIGN_OR_RETURN(LoadedGraph graph, LoadGraph());
+  store_.Reset(std::move(graph.out), std::move(graph.in));
   sync().Loaded(generation);
   return ReplayLogSince(0);
+}
+
+absl::StatusOr<LoadedGraph> LinksTable::LoadGraph() {
+  std::vector<uint8_t> part0;
+  absl::Status read = ReadGraphPart(0, [&part0](absl::Span<const uint8_t> data) {
+    part0.assign(data.begin(), data.end());
+    return absl::OkStatus();
+  });
+  if (!read.ok()) return Corrupt(read);
+  absl::StatusOr<GraphHeader> header = ReadGraphHeader(part0);
+  if (!header.ok()) return Corrupt(header.status());
+  if (!header->arc_count.has_value()) {
+    // Version 1: every list is checked at load, so every part is read.
+    CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
+                             ReadParts(kReadGraph, "graph part"));
+    std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
+    absl::StatusOr<LoadedGraph> graph = LoadGraphParts(spans);
+    if (!graph.ok()) return Corrupt(graph.status());
+    return graph;
+  }
+  int64_t last_part = 0;
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kLastGraphPart));
+    CRAWLDB_RETURN_IF_ERROR(last.Step().status());
+    last_part = last.ColumnInt64(0);
+  }
+  absl::StatusOr<LoadedGraph> graph =
+      LoadPagedGraph(*header, last_part, [this](size_t part, absl::Span<uint8_t> into) {
+        return ReadGraphPart(part, [part, into](absl::Span<const uint8_t> data) {
+          if (data.size() != into.size()) return PartProblem(part, data.size(), into.size());
+          std::copy(data.begin(), data.end(), into.begin());
+          return absl::OkStatus();
+        });
+      });
+  if (!graph.ok()) return Corrupt(graph.status());
+  return graph;
+}
+
+absl::Status LinksTable::ReadGraphPart(
+    size_t part, const std::function<absl::Status(absl::Span<const uint8_t>)>& use) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadGraphPart));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return PartProblem(part, std::nullopt, 0);
+  return use(select.ColumnBlob(0));
 }
 
 absl::Status LinksTable::ReplayLogSince(int64_t seq) {
@@ -312,6 +366,8 @@ absl::Status LinksTable::RunCommand(sqlite3_value* command, sqlite3_value* arg) 
 }
 
 absl::Status LinksTable::StoreStatus() const {
+  // A part that could not be read is the reader's error (an I/O error, say), kept until the
+  // next statement; corruption is reported under the table's policy.
   absl::Status status = store_.status();
   return status.ok() ? status : Corrupt(status);
 }
@@ -421,6 +477,11 @@ absl::StatusOr<std::string> LinksTable::StatsJson() {
 }
 
 absl::Status LinksTable::CheckStore(std::vector<std::string>* found) {
+  // A part that could not be read (an I/O error) fails the check instead of being a finding.
+  if (absl::Status base = store_.CheckBase();
+      !base.ok() && base.code() != absl::StatusCode::kDataLoss) {
+    return base;
+  }
   store_.Check(found);
   return absl::OkStatus();
 }

@@ -21,10 +21,13 @@
 // directions), <t>_log (one row per committed transaction's changes). inlinks has none: it finds
 // outlinks through the connection (extension/common/connection.h) at every statement.
 //
-// Loading reads every part of <t>_graph but decodes no list: each is checked when a statement
-// first reads it (link_graph_format.h), so that a new connection's first look-up costs the
-// reading of the parts, not a decode of the whole graph. A statement that meets a corrupt list
-// fails with SQLITE_CORRUPT_VTAB (StoreStatus); crawldb_check() and optimize check every list.
+// Loading reads part 0 of <t>_graph and the parts holding each graph's parameters and starts
+// headers, and decodes no list: a statement reads the parts its lists lie in when it first needs
+// them, and checks each list when it first decodes it (link_graph_format.h), so that a new
+// connection's first look-up reads a few parts, not the graph. A statement that meets a corrupt
+// list fails with SQLITE_CORRUPT_VTAB, one that could not read a part with SQLite's error
+// (StoreStatus; the part is read again by the next statement); crawldb_check() and optimize read
+// and check every list.
 //
 // Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
 // <t>_log at xSync, are undone on rollback; other connections catch up at each statement
@@ -33,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +49,7 @@
 #include "extension/common/statement_cache.h"
 #include "extension/common/trampoline.h"
 #include "extension/common/vtab_args.h"
+#include "extension/links/link_graph_format.h"
 #include "extension/links/link_store.h"
 #include "extension/links/link_target.h"
 
@@ -108,6 +113,12 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   absl::Status CheckStore(std::vector<std::string>* found) override;
   // LoggedTable
   absl::Status LoadAll() override;
+  // The base of <t>_graph, paged when its format allows (link_graph_format.h); a damaged one
+  // under the corruption policy.
+  absl::StatusOr<LoadedGraph> LoadGraph();
+  // Passes the blob of <t>_graph's part `part` to `use`; PartProblem when there is none.
+  absl::Status ReadGraphPart(size_t part,
+                             const std::function<absl::Status(absl::Span<const uint8_t>)>& use);
   absl::Status ReplayLogSince(int64_t seq) override;
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }

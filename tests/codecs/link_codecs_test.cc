@@ -2,7 +2,7 @@
 // paper's examples, round trips on hand-made, random and real (cnr-2000) graphs through every
 // access path (Decode, Degree, Scan, Serialize + LoadAdjacency), hostile bytes with pinned
 // messages, and truncation / byte-flip loops that must end in DataLoss or a valid graph, loaded
-// with every list checked and with deferred checks.
+// with every list checked, with deferred checks and paged.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include "codecs/degree_partitions.h"
 #include "codecs/link3.h"
 #include "codecs/little_endian.h"
+#include "codecs/paged_bytes.h"
 #include "gtest/gtest.h"
 #include "tests/codecs/adjacency_test_support.h"
 #include "tests/codecs/cnr2000_arcs.h"
@@ -570,15 +571,29 @@ void ExpectValidGraph(const EncodedGraph& graph) {
   EXPECT_EQ(graph.SizeBits().Total(), 8 * graph.Serialize().size());
 }
 
-// The same bytes loaded with deferred checks, given the arc count of the graph they were made
-// from: whatever the bytes, every list read is an adjacency list (a corrupt one empty, with
-// status() saying so), and CheckAll() passes exactly when the full load found that graph's
-// arc count, after which the lists are the full load's.
-void ExpectDeferredAgrees(const std::vector<uint8_t>& bytes, uint64_t arcs) {
+// `bytes` as parts of `part_bytes`, fetched from a copy; *fail, while set, makes every fetch
+// fail.
+std::shared_ptr<PagedBytes> Paged(const std::vector<uint8_t>& bytes, uint64_t part_bytes,
+                                  const bool* fail = nullptr) {
+  return std::make_shared<PagedBytes>(
+      bytes.size(), part_bytes, [bytes, part_bytes, fail](size_t part, absl::Span<uint8_t> into) {
+        if (fail != nullptr && *fail) return absl::UnavailableError("the disk is gone");
+        std::copy_n(bytes.begin() + static_cast<ptrdiff_t>(part * part_bytes), into.size(),
+                    into.begin());
+        return absl::OkStatus();
+      });
+}
+
+// The same bytes loaded with deferred checks (paged, in parts of 16 bytes, or not), given the
+// arc count of the graph they were made from: whatever the bytes, every list read is an
+// adjacency list (a corrupt one empty, with status() saying so), and CheckAll() passes exactly
+// when the full load found that graph's arc count, after which the lists are the full load's.
+void ExpectDeferredAgrees(const std::vector<uint8_t>& bytes, uint64_t arcs, bool paged) {
   absl::StatusOr<std::unique_ptr<EncodedGraph>> full = LoadAdjacency(bytes);
   AdjacencyLoadOptions options;
   options.arc_count = arcs;
-  absl::StatusOr<std::unique_ptr<EncodedGraph>> deferred = LoadAdjacency(bytes, options);
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> deferred =
+      paged ? LoadPagedAdjacency(Paged(bytes, 16), arcs) : LoadAdjacency(bytes, options);
   if (!deferred.ok()) {
     ASSERT_EQ(deferred.status().code(), absl::StatusCode::kDataLoss) << deferred.status();
     ASSERT_TRUE(!full.ok() || (*full)->arc_count() != arcs) << "deferred: " << deferred.status();
@@ -646,7 +661,70 @@ void CorruptionLoop(const std::vector<uint8_t>& bytes, uint64_t seed) {
       } else {
         ASSERT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss) << loaded.status();
       }
-      if (flip == 0) ExpectDeferredAgrees(flipped, arcs);  // one flip in three: CI's time
+      // One flip in three, deferred or paged in turn: CI's time.
+      if (flip == 0) ExpectDeferredAgrees(flipped, arcs, /*paged=*/i % 2 == 1);
+    }
+  }
+}
+
+// Paged loading (adjacency_codec.h): a graph read part by part loads from the parts that hold
+// its parameters and starts headers, and a look-up reads the few parts its lists lie in; a
+// part that cannot be read fails the call that needed it with the fetch's error (not as
+// corruption), and is fetched again once the failure is cleared.
+TEST(LinkCodecs, PagedGraphsReadThePartsALookUpNeeds) {
+  const AdjacencyLists graph = RandomGraph(40000, 5);
+  for (const std::string codec : {"link3", "link3+huff", "link2"}) {
+    SCOPED_TRACE(codec);
+    const std::vector<uint8_t> bytes = Serialized(codec, graph);
+    absl::StatusOr<std::unique_ptr<EncodedGraph>> full = LoadAdjacency(bytes);
+    ASSERT_TRUE(full.ok()) << full.status();
+    bool fail = false;
+    std::shared_ptr<PagedBytes> pages = Paged(bytes, 1024, &fail);
+    absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded =
+        LoadPagedAdjacency(pages, graph.arc_count());
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    const EncodedGraph& paged = **loaded;
+    ASSERT_GT(pages->part_count(), 200u);
+    std::vector<uint32_t> list, expected;
+    if (codec == "link2") {
+      // Not paged: every part read at load.
+      EXPECT_EQ(pages->parts_present(), pages->part_count());
+      continue;
+    }
+    // The parameters and tables (in the first 4 KiB), the starts' exceptions and partition
+    // headers, and the last byte: a tenth of the graph at most.
+    EXPECT_LE(pages->parts_present(), pages->part_count() / 10);
+    const size_t after_load = pages->parts_present();
+    std::printf("%s: %zu of %zu parts of 1 KiB read to load\n", codec.c_str(), after_load,
+                pages->part_count());
+    paged.Decode(20000, &list);
+    (*full)->Decode(20000, &expected);
+    EXPECT_EQ(list, expected);
+    // The starts record and the records of a chain of at most 5 lists, nearby.
+    EXPECT_LE(pages->parts_present() - after_load, 4u);
+    EXPECT_EQ(paged.Degree(20000), expected.size());
+
+    fail = true;
+    paged.Decode(30000, &list);
+    EXPECT_TRUE(list.empty());
+    EXPECT_EQ(paged.status(), absl::UnavailableError("the disk is gone"));
+    EXPECT_EQ(paged.CheckAll(), absl::UnavailableError("the disk is gone"));
+    absl::Span<const uint32_t> scanned;
+    EXPECT_FALSE(paged.Scan()->Next(&scanned));
+    fail = false;
+    paged.ClearReadFailure();
+    EXPECT_TRUE(paged.status().ok());
+    paged.Decode(30000, &list);
+    (*full)->Decode(30000, &expected);
+    EXPECT_EQ(list, expected);
+    ASSERT_TRUE(paged.CheckAll().ok()) << paged.CheckAll();
+    EXPECT_EQ(pages->parts_present(), pages->part_count());
+    EXPECT_EQ(paged.Serialize(), bytes);
+    std::unique_ptr<ListScanner> scanner = paged.Scan();
+    for (uint32_t v = 0; v < paged.size(); ++v) {
+      ASSERT_TRUE(scanner->Next(&scanned));
+      (*full)->Decode(v, &expected);
+      ASSERT_EQ(scanned, absl::MakeConstSpan(expected)) << "node " << v;
     }
   }
 }
