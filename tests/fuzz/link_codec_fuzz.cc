@@ -11,7 +11,8 @@
 // (the input itself but for overlong varints, which the codecs accept). Loaded with deferred
 // checks and the arc count: every list read is an adjacency list of its degree (empty when
 // corrupt, status() then saying so), and CheckAll() passes exactly when the full load found
-// that arc count, the lists then being the full load's.
+// that arc count, the lists then being the full load's; the same loaded paged, from parts of a
+// few bytes (codecs/paged_bytes.h).
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "codecs/adjacency_codec.h"
 #include "codecs/adjacency_lists.h"
 #include "codecs/degree_partitions.h"
+#include "codecs/paged_bytes.h"
 #include "tests/fuzz/fuzz_target.h"
 #include "tests/fuzz/seed_graphs.h"
 
@@ -73,13 +75,25 @@ std::vector<Seed> FuzzSeeds() {
   return seeds;
 }
 
-// The deferred load of `bytes` against `full`, their load with every list checked.
+// The deferred load of `bytes` (paged or not) against `full`, their load with every list
+// checked.
 void CheckDeferred(const std::vector<uint8_t>& bytes, uint32_t arcs,
-                   const absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>>& full) {
+                   const absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>>& full, bool paged) {
   codecs::AdjacencyLoadOptions options;
   options.arc_count = arcs;
+  // Parts of 1 to 61 bytes.
+  const uint64_t part_bytes = 1 + bytes.size() % 61;
   absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> loaded =
-      codecs::LoadAdjacency(bytes, options);
+      paged ? codecs::LoadPagedAdjacency(
+                  std::make_shared<codecs::PagedBytes>(
+                      bytes.size(), part_bytes,
+                      [&bytes, part_bytes](size_t part, absl::Span<uint8_t> into) {
+                        std::copy_n(bytes.begin() + static_cast<ptrdiff_t>(part * part_bytes),
+                                    into.size(), into.begin());
+                        return absl::OkStatus();
+                      }),
+                  arcs)
+            : codecs::LoadAdjacency(bytes, options);
   const bool same_graph = full.ok() && (*full)->arc_count() == arcs;
   if (!loaded.ok()) {
     FUZZ_CHECK(absl::IsDataLoss(loaded.status()) && !same_graph);
@@ -125,7 +139,8 @@ void TestOneInput(FuzzInput input) {
   std::vector<uint8_t> bytes = Envelope();
   bytes.insert(bytes.end(), data.begin(), data.end());
   absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> loaded = codecs::LoadAdjacency(bytes);
-  CheckDeferred(bytes, claimed_arcs, loaded);
+  CheckDeferred(bytes, claimed_arcs, loaded, /*paged=*/false);
+  CheckDeferred(bytes, claimed_arcs, loaded, /*paged=*/true);
   if (!loaded.ok()) {
     FUZZ_CHECK(absl::IsDataLoss(loaded.status()));
     return;
