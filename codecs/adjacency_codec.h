@@ -25,7 +25,9 @@
 // place and read only what each call needs, with deferred checks; the other codecs read every
 // part, then load as above. A part that cannot be read makes the call that needed it act as
 // on a corrupt list (an empty list, a scan that ends), but status() is then the fetch's failure,
-// not a DataLossError, and lasts until ClearReadFailure(): the next call fetches again.
+// not a DataLossError, and lasts until ClearReadFailure(): the next call fetches again. With a
+// memory budget (SetMemoryBudget) the parts read longest ago are dropped and fetched again when
+// needed; calls on such a graph must not overlap.
 //
 // Byte format (the envelope; each codec's body is a grammar at the top of its header):
 //   graph  := version:u8 name_length:u8 name:bytes[name_length] body
@@ -139,8 +141,11 @@ class EncodedGraph {
   virtual AdjacencySizeBits SizeBits() const = 0;
 
   // Bytes of memory the encoded lists take: the serialized size, or for a paged graph the
-  // parts read so far (without reading more).
+  // parts held (without reading more).
   virtual uint64_t MemoryBytes() const { return SizeBits().Total() / 8; }
+  // Paged graphs: the bound on the bytes of the parts held (PagedBytes::SetBudget; kUnbounded:
+  // none). Others hold everything.
+  virtual void SetMemoryBudget(uint64_t /*bytes*/) const {}
 
   // The envelope and the body: SizeBits().Total() / 8 bytes.
   std::vector<uint8_t> Serialize() const;

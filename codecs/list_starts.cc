@@ -129,7 +129,7 @@ absl::StatusOr<ListStarts> ListStarts::BuildOnePartition(absl::Span<const uint32
 }
 
 absl::Status ListStarts::ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count,
-                                     const EnsureBytes& ensure, uint64_t* size) {
+                                     const EnsureFunction& ensure, uint64_t* size) {
   // Each read: make the bytes readable, then check they are there.
   uint64_t at = 0;
   bool fetch_failed = false;
@@ -200,6 +200,14 @@ absl::Status ListStarts::ParseLayout(absl::Span<const uint8_t> bytes, uint32_t n
 absl::Status ListStarts::CheckBodies() const {
   const uint8_t* bytes = data();
   const uint32_t p = entries_per_record_;
+  // Paged starts whose parts may be dropped: each record's bytes made present as it is read.
+  const bool paged = pages_ != nullptr && pages_->bounded();
+  const auto readable = [&](const uint8_t* at, uint64_t count) {
+    if (!paged) return true;
+    pages_->BeginUse();
+    return EnsureBytes(at, count);
+  };
+  const absl::Status unread = absl::UnavailableError("list_starts: a part could not be read");
   uint64_t position = 0;  // Where the next partition starts.
   uint32_t next_exception = 0;
   for (const Layout& layout : layouts_) {
@@ -209,6 +217,7 @@ absl::Status ListStarts::CheckBodies() const {
     if (layout.width == 32) {
       uint64_t previous = position;
       for (uint64_t k = 0; k <= count; ++k) {
+        if (!readable(body + 4 * k, 4)) return unread;
         const uint64_t begin = LoadLittleEndian<uint32_t>(body + 4 * k);
         if (k == 0 ? begin != position : begin < previous) {
           return Corrupt(
@@ -223,6 +232,7 @@ absl::Status ListStarts::CheckBodies() const {
       const uint64_t record_bytes = RecordBytes(layout.width, p);
       for (uint64_t r = 0; r * p < count; ++r) {
         const uint8_t* record = body + r * record_bytes;
+        if (!readable(record, record_bytes)) return unread;
         const uint64_t base = LoadLittleEndian<uint32_t>(record);
         if (base != position) {
           return Corrupt(absl::StrCat("record base ", base, " of node ", first_node + r * p,
@@ -296,8 +306,9 @@ absl::StatusOr<ListStarts> ListStarts::ParseDeferred(const PagedBytes& pages, ui
 
 absl::Status ListStarts::CheckRecords() const {
   if (checked_) return absl::OkStatus();
-  if (!pages_->Ensure(offset_, offset_ + size_)) return pages_->failure();
-  return CheckBodies();
+  if (!pages_->bounded() && !pages_->Ensure(offset_, offset_ + size_)) return pages_->failure();
+  absl::Status status = CheckBodies();
+  return status.code() == absl::StatusCode::kUnavailable ? pages_->failure() : status;
 }
 
 void ListStarts::AppendTo(std::vector<uint8_t>* out) const {

@@ -141,13 +141,19 @@ class ListStarts {
     return *layout;
   }
   // Makes bytes [begin, end) of `bytes` readable; false when they cannot be.
-  using EnsureBytes = std::function<bool(uint64_t begin, uint64_t end)>;
+  using EnsureFunction = std::function<bool(uint64_t begin, uint64_t end)>;
   // Reads P, the exceptions and the partition headers from `bytes` (which start with the
   // starts and may run past them), skipping the bodies; *size is set to the starts' bytes.
   absl::Status ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count,
-                           const EnsureBytes& ensure, uint64_t* size);
-  // Checks the bodies against every invariant (the walk of Parse).
+                           const EnsureFunction& ensure, uint64_t* size);
+  // Checks the bodies against every invariant (the walk of Parse); paged starts whose parts may
+  // be dropped are read record by record.
   absl::Status CheckBodies() const;
+  // Paged: makes the `count` bytes from `at` (in data()) present, as far as the starts go.
+  bool EnsureBytes(const uint8_t* at, uint64_t count) const {
+    const uint64_t offset = offset_ + static_cast<uint64_t>(at - data());
+    return pages_->Ensure(offset, std::min(offset + count, offset_ + size_));
+  }
   // Length field `index` of the record at `record` (width 8 or 16), exceptions resolved; `node`
   // is the node it belongs to. Unchecked starts: UINT64_MAX for an escape with no exception.
   uint64_t Field(const uint8_t* record, uint32_t width, uint32_t index, uint32_t node) const;
@@ -174,10 +180,20 @@ class ListStarts::LengthReader {
  public:
   explicit LengthReader(const ListStarts& starts) : starts_(&starts) {}
 
+  // Paged starts whose parts may be dropped: each Next() makes the bytes it reads present
+  // first; unread() tells when they could not be read (the length is then 0).
+  void ReadPaged() { paged_ = starts_->pages_ != nullptr; }
+  bool unread() const { return unread_; }
+
   // The length of the next record; at most node-count calls.
   uint64_t Next() {
     while (left_in_partition_ == 0) EnterPartition();
     --left_in_partition_;
+    // At most a base and a field, or two begins: 8 bytes.
+    if (paged_ && !starts_->EnsureBytes(at_, 8)) [[unlikely]] {
+      unread_ = true;
+      return 0;
+    }
     if (width_ == 32) {
       const uint64_t length = LoadLittleEndian<uint32_t>(at_ + 4) - LoadLittleEndian<uint32_t>(at_);
       at_ += 4;
@@ -213,6 +229,8 @@ class ListStarts::LengthReader {
   uint64_t escape_ = 0;          // The escaped field value of width_ (8 or 16).
   const uint8_t* at_ = nullptr;  // The next begin (width 32) or field or base to read.
   size_t exception_ = 0;         // The next exception.
+  bool paged_ = false;
+  bool unread_ = false;
 };
 
 // The starts of Link2 and Link3: with `partitions`, paper 001's three, high / medium / low, of

@@ -25,7 +25,8 @@
 // list the first time, a scan checks as Check does. A paged graph (LoadPaged) also reads its
 // bytes as they are needed: loading fetches the parts holding the parameters, tables and the
 // starts' headers; a decode, the parts holding its chain's starts and records; a scan or
-// CheckAll, every part.
+// CheckAll, every part, record by record when the pages have a budget (codecs/paged_bytes.h:
+// each call, and each record of a pass, begins a use).
 //
 // A record format F provides (all positions in its units; `data` is the stream's bytes):
 //   static constexpr std::string_view kName;      the registered codec name
@@ -162,6 +163,7 @@ class ReferenceGraph final : public EncodedGraph {
                                                   header->data_length, arc_count, ReferenceTally());
     graph->data_ = data;
     graph->data_offset_ = starts_end;
+    graph->body_offset_ = body_offset;
     graph->pages_ = std::move(pages);
     graph->MakeDeferred();
     return graph;
@@ -177,10 +179,13 @@ class ReferenceGraph final : public EncodedGraph {
       Decode(node, &list);  // Checks the chain, so that the walk below is safe next time.
       return static_cast<uint32_t>(list.size());
     }
-    // |list v| = |representative| − del_count + |adds|, down the chain.
+    // |list v| = |representative| − del_count + |adds|, down the chain (checked: its records
+    // are sound, though their parts may have to be read again).
+    if (pages_ != nullptr) pages_->BeginUse();
     int64_t degree = 0;
     for (uint32_t depth = 0; depth <= max_chain_; ++depth) {
-      const ListStarts::Range range = starts_.Get(node);
+      ListStarts::Range range;
+      if (!starts_.GetChecked(node, &range) || !EnsureData(range.begin, range.end)) return 0;
       if (range.begin == range.end) break;
       uint64_t ref;
       uint64_t after;
@@ -193,6 +198,7 @@ class ReferenceGraph final : public EncodedGraph {
   }
 
   void Decode(uint32_t node, std::vector<uint32_t>* out) const override {
+    if (pages_ != nullptr) pages_->BeginUse();
     const Outcome outcome = DecodeChecked(node, out);
     if (outcome == Outcome::kDecoded) {
       if (deferred_) MarkNodeChecked(node);
@@ -217,6 +223,7 @@ class ReferenceGraph final : public EncodedGraph {
       }
       Checks checks;
       if (absl::Status status = CheckLists(&checks); !status.ok()) {
+        if (Unread()) return ReadFailure();  // Tried again next time.
         ReportCorrupt(std::string(status.message()));
       } else if (checks.arcs != arc_count_) {
         ReportCorrupt(absl::StrCat(Name(), ": the lists hold ", checks.arcs, " arcs; ", arc_count_,
@@ -233,6 +240,10 @@ class ReferenceGraph final : public EncodedGraph {
   }
   void ClearReadFailure() const override {
     if (pages_ != nullptr) pages_->ClearFailure();
+  }
+
+  void SetMemoryBudget(uint64_t bytes) const override {
+    if (pages_ != nullptr) pages_->SetBudget(bytes);
   }
 
   uint64_t MemoryBytes() const override {
@@ -333,9 +344,14 @@ class ReferenceGraph final : public EncodedGraph {
   // the starts checked whole (a sequential pass trusts their lengths). False when a part could
   // not be read (ReadFailure() says why, and nothing is corrupt for it); else the starts'
   // DataLossError, reported, or OK.
+  // With a budget, the pass reads the parts as it goes instead (Cursor).
   bool PrepareFullPass(absl::Status* starts) const {
-    if (pages_ != nullptr && !pages_->EnsureAll()) return false;
+    if (pages_ != nullptr && !pages_->bounded()) {
+      pages_->BeginUse();
+      if (!pages_->EnsureAll()) return false;
+    }
     *starts = starts_.CheckRecords();
+    if (!starts->ok() && Unread()) return false;
     if (!starts->ok()) ReportCorrupt(std::string(starts->message()));
     return true;
   }
@@ -371,7 +387,9 @@ class ReferenceGraph final : public EncodedGraph {
     checks->chain.resize(node_count_);
     Cursor cursor(this);
     for (uint32_t v = 0; v < node_count_; ++v) {
-      if (!cursor.Advance(checks)) return absl::DataLossError(NodeProblem(v));
+      if (!cursor.Advance(checks)) {
+        return Unread() ? ReadFailure() : absl::DataLossError(NodeProblem(v));
+      }
     }
     return absl::OkStatus();
   }
@@ -440,7 +458,9 @@ class ReferenceGraph final : public EncodedGraph {
           ring_(graph->window_ + 1),
           sizes_(graph->window_ + 1),
           ring_size_(graph->window_ + 1),
-          slot_(graph->window_) {}
+          slot_(graph->window_) {
+      if (graph->pages_ != nullptr && graph->pages_->bounded()) lengths_.ReadPaged();
+    }
 
     uint32_t node() const { return node_; }
     absl::Span<const uint32_t> last() const { return {ring_[slot_].data(), sizes_[slot_]}; }
@@ -449,8 +469,12 @@ class ReferenceGraph final : public EncodedGraph {
     // also verifies the ref and the chain and tallies the record; false if corrupt.
     bool Advance(Checks* checks) {
       const uint32_t v = node_++;
+      // With a budget: this record's starts and data, read again if they were dropped.
+      const bool bounded = graph_->pages_ != nullptr && graph_->pages_->bounded();
+      if (bounded) graph_->pages_->BeginUse();
       const uint64_t begin = position_;
       const uint64_t end = begin + lengths_.Next();
+      if (bounded && (lengths_.unread() || !graph_->EnsureData(begin, end))) return false;
       position_ = end;
       slot_ = slot_ + 1 == ring_size_ ? 0 : slot_ + 1;
       std::vector<uint32_t>& list = ring_[slot_];
@@ -513,6 +537,15 @@ class ReferenceGraph final : public EncodedGraph {
   class Scanner final : public ListScanner {
    public:
     explicit Scanner(const ReferenceGraph* graph) : graph_(graph), cursor_(graph) {
+      // Paged without a bound: every part first (some may have been dropped under an earlier
+      // budget); with one, the cursor reads them as it goes.
+      if (graph->pages_ != nullptr && !graph->pages_->bounded()) {
+        graph->pages_->BeginUse();
+        if (!graph->pages_->EnsureAll()) {
+          stopped_ = true;
+          return;
+        }
+      }
       if (graph->deferred_ && !graph->all_checked_.load(std::memory_order_acquire)) {
         // Nothing to scan when a part is unread (ReadFailure()) or the starts are corrupt.
         absl::Status starts;
@@ -528,7 +561,8 @@ class ReferenceGraph final : public EncodedGraph {
       if (stopped_ || cursor_.node() == graph_->node_count_) return false;
       const uint32_t node = cursor_.node();
       if (!cursor_.Advance(checks_.get())) {
-        graph_->ReportCorrupt(NodeProblem(node));
+        if (!graph_->Unread()) graph_->ReportCorrupt(NodeProblem(node));
+        stopped_ = true;
         return false;
       }
       *list = cursor_.last();
@@ -543,8 +577,20 @@ class ReferenceGraph final : public EncodedGraph {
   };
 
   void AppendBody(std::vector<uint8_t>* out) const override {
-    // A paged graph whose parts cannot all be read serializes as a body no load accepts.
-    if (pages_ != nullptr && !pages_->EnsureAll()) return;
+    if (pages_ != nullptr) {
+      // The stored body, part by part; one that cannot be read ends it (no load accepts it).
+      const uint64_t body_end = pages_->size();
+      for (uint64_t at = body_offset_; at < body_end;) {
+        const uint64_t end =
+            std::min(body_end, (at / pages_->part_bytes() + 1) * pages_->part_bytes());
+        pages_->BeginUse();
+        if (!pages_->Ensure(at, end)) return;
+        out->insert(out->end(), pages_->bytes().begin() + static_cast<ptrdiff_t>(at),
+                    pages_->bytes().begin() + static_cast<ptrdiff_t>(end));
+        at = end;
+      }
+      return;
+    }
     AppendLittleEndian(static_cast<uint16_t>(window_), out);
     out->push_back(static_cast<uint8_t>(max_chain_));
     AppendLittleEndian(node_count_, out);
@@ -564,7 +610,8 @@ class ReferenceGraph final : public EncodedGraph {
   // ceil(data_length_ · unit / 8) bytes: owned_data_, or in place in pages_.
   absl::Span<const uint8_t> data_;
   std::shared_ptr<const PagedBytes> pages_;  // Paged graphs: the serialized graph.
-  uint64_t data_offset_ = 0;                 // Paged graphs: where data_ begins in pages_.
+  uint64_t data_offset_ = 0;                 // Paged graphs: where data_ begins in pages_,
+  uint64_t body_offset_ = 0;                 // and the body.
   uint64_t data_length_;                     // Units, below 2^32.
   // Units of the records by component, padding excluded; with deferred checks, set by
   // CheckAll() (under check_mutex_, before all_checked_).

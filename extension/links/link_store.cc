@@ -45,6 +45,7 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
                       std::unique_ptr<codecs::EncodedGraph> in) {
   out_ = std::move(out);
   in_ = std::move(in);
+  SetBaseBudget(base_budget_);
   delta_out_.Clear();
   delta_in_.Clear();
   tombstones_.clear();
@@ -271,6 +272,13 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
   if (arc_count_ != out_->arc_count() - tombstones_.size() + delta_arcs_) {
     problem(absl::StrCat("arc count ", arc_count_, " does not add up"));
   }
+}
+
+void LinkStore::SetBaseBudget(uint64_t bytes) {
+  base_budget_ = bytes;
+  const uint64_t each = bytes == codecs::PagedBytes::kUnbounded ? bytes : bytes / 2;
+  out_->SetMemoryBudget(each);
+  in_->SetMemoryBudget(each);
 }
 
 size_t LinkStore::MemoryBytes() const {

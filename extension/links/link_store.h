@@ -99,6 +99,9 @@ class LinkStore {
   absl::Status status() const;
   // Checks every list of the base not checked yet (EncodedGraph::CheckAll).
   absl::Status CheckBase() const;
+  // The bound on the bytes of a paged base's parts held, both directions together (each gets
+  // half; EncodedGraph::SetMemoryBudget), kept for the bases Reset installs later.
+  void SetBaseBudget(uint64_t bytes);
   // Forgets the base's read failures (EncodedGraph::ClearReadFailure): a paged base fetches the
   // parts again.
   void ClearReadFailures() const {
@@ -140,6 +143,7 @@ class LinkStore {
   uint64_t version_ = 0;
   std::vector<LinkChange> undo_;
   mutable std::vector<uint32_t> scratch_;
+  uint64_t base_budget_ = codecs::PagedBytes::kUnbounded;
 };
 
 }  // namespace crawldb::links

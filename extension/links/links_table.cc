@@ -44,6 +44,13 @@ const OptionSpec kLinksOptions[] = {
      .kind = OptionKind::kText,
      .default_value = "link3",
      .choices = {"link1", "link2", "link3", "link3+huff", "bv"}},
+    // MiB of the base's parts a connection holds (links_table.h); 0 keeps only what one call
+    // is reading: parts dropped and read again all the time (tests).
+    {.name = "cache_mb",
+     .kind = OptionKind::kInteger,
+     .default_value = "256",
+     .min = 0,
+     .max = 1 << 20},
 };
 const PositionalSpec kInlinksPositional[] = {{.name = "outlinks", .default_value = "outlinks"}};
 
@@ -85,10 +92,19 @@ absl::StatusOr<uint32_t> InsertedId(sqlite3_value* value, absl::string_view colu
 }  // namespace
 
 LinksTable::LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args,
-                       std::string urls_name, std::string codec)
+                       std::string urls_name, std::string codec, std::optional<size_t> cache_mb)
     : ShadowBackedTable(db, connection, Shadow(), kLinksModule, args),
       urls_name_(std::move(urls_name)),
-      codec_(std::move(codec)) {}
+      own_cache_mb_(cache_mb.has_value()),
+      codec_(std::move(codec)) {
+  const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
+                                                            : Connection::kDefaultCacheMb);
+  store_.SetBaseBudget(uint64_t{mb} << 20);
+}
+
+void LinksTable::ConnectionCacheChanged(size_t cache_mb) {
+  if (!own_cache_mb_) store_.SetBaseBudget(uint64_t{cache_mb} << 20);
+}
 
 std::vector<std::string> LinksTable::StatementSql() const {
   std::string graph = ShadowName("graph");
@@ -131,7 +147,10 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, voi
       db, absl::StrCat(", ", QuoteIdentifier(args.table), " HIDDEN, arg HIDDEN"), kLinksModule));
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
   auto table = std::unique_ptr<LinksTable>(new LinksTable(
-      db, static_cast<Connection*>(aux), args, options.Text("urls"), options.Text("codec")));
+      db, static_cast<Connection*>(aux), args, options.Text("urls"), options.Text("codec"),
+      options.Given("cache_mb")
+          ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
+          : std::nullopt));
   CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
   return table;
 }

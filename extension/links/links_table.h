@@ -1,7 +1,7 @@
 // The link tables: `outlinks` (module crawldb_links) holds the link graph; `inlinks` (module
 // crawldb_inlinks) is a second view of the same graph, keyed the other way.
 //
-//   CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls [, codec=link3]);
+//   CREATE VIRTUAL TABLE outlinks USING crawldb_links(urls [, codec=link3] [, cache_mb=N]);
 //   CREATE VIRTUAL TABLE inlinks USING crawldb_inlinks(outlinks);
 //   columns: src INTEGER, dst INTEGER, pos INTEGER (0-based position of the row in the list
 //   the table is keyed by: dst's place in src's list for outlinks, src's place in dst's list for
@@ -27,7 +27,10 @@
 // connection's first look-up reads a few parts, not the graph. A statement that meets a corrupt
 // list fails with SQLITE_CORRUPT_VTAB, one that could not read a part with SQLite's error
 // (StoreStatus; the part is read again by the next statement); crawldb_check() and optimize read
-// and check every list.
+// and check every list. The parts held are bounded by cache_mb (MiB, both directions together;
+// default: the connection's bound, crawldb_cache_mb(), 256): past it, those read longest ago are
+// dropped and read again when needed (codecs/paged_bytes.h). The delta since the last optimize
+// is held whole.
 //
 // Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
 // <t>_log at xSync, are undone on rollback; other connections catch up at each statement
@@ -38,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +91,7 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   absl::StatusOr<std::string> StatsJson() override;
   absl::Status RenumberIds(absl::string_view urls_table,
                            absl::Span<const int64_t> old_to_new) override;
+  void ConnectionCacheChanged(size_t cache_mb) override;
 
   // For inlinks and the functions: the store after catching up with other connections.
   absl::StatusOr<const LinkStore*> Current();
@@ -108,7 +113,7 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
 
  private:
   LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args, std::string urls_name,
-             std::string codec);
+             std::string codec, std::optional<size_t> cache_mb);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
   // LoggedTable
@@ -135,6 +140,7 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   absl::Status WriteGraph(const std::vector<std::vector<uint8_t>>& parts);
 
   std::string urls_name_;
+  bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
   // Urls()'s answer while the connection's registry_version() stays at urls_version_: a
   // cursor is opened per outer row of a correlated subquery, and each open asks.
   mutable urls::UrlIds* urls_ = nullptr;

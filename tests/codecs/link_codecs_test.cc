@@ -745,6 +745,65 @@ TEST(LinkCodecs, PagedGraphsReadThePartsALookUpNeeds) {
   }
 }
 
+// With a budget (codecs/paged_bytes.h), a paged graph drops the parts it read longest ago and
+// reads them again when needed: every access path still reads the full load's lists, while the
+// parts held stay within the budget but for those one call is using.
+TEST(LinkCodecs, PagedGraphsWithABudgetDropAndReadAgain) {
+  const AdjacencyLists graph = RandomGraph(40000, 9);
+  for (const std::string codec : {"link3", "link3+huff"}) {
+    SCOPED_TRACE(codec);
+    const std::vector<uint8_t> bytes = Serialized(codec, graph);
+    absl::StatusOr<std::unique_ptr<EncodedGraph>> full = LoadAdjacency(bytes);
+    ASSERT_TRUE(full.ok()) << full.status();
+    // Parts of one page (dropping needs whole pages), four of them held.
+    std::shared_ptr<PagedBytes> pages = Paged(bytes, 4096);
+    absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded =
+        LoadPagedAdjacency(pages, graph.arc_count());
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    pages->SetBudget(4 * 4096);
+    ASSERT_TRUE(pages->bounded());
+    const EncodedGraph& paged = **loaded;
+    size_t most_held = 0;
+    std::vector<uint32_t> order(graph.size()), list, expected;
+    for (uint32_t v = 0; v < graph.size(); ++v) order[v] = v;
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(4));
+    for (uint32_t v : order) {
+      paged.Decode(v, &list);
+      most_held = std::max(most_held, pages->parts_present());
+      (*full)->Decode(v, &expected);
+      ASSERT_EQ(list, expected) << "node " << v;
+      ASSERT_EQ(paged.Degree(v), expected.size()) << "node " << v;
+    }
+    std::unique_ptr<ListScanner> scanner = paged.Scan();
+    absl::Span<const uint32_t> scanned;
+    for (uint32_t v = 0; v < paged.size(); ++v) {
+      ASSERT_TRUE(scanner->Next(&scanned)) << paged.status();
+      most_held = std::max(most_held, pages->parts_present());
+      (*full)->Decode(v, &expected);
+      ASSERT_EQ(scanned, absl::MakeConstSpan(expected)) << "node " << v;
+    }
+    EXPECT_FALSE(scanner->Next(&scanned));
+    ASSERT_TRUE(paged.CheckAll().ok()) << paged.CheckAll();
+    EXPECT_EQ(paged.Serialize(), bytes);
+    EXPECT_TRUE(paged.status().ok());
+    // A chain of at most 5 records and their starts: a few parts over the budget at most.
+    EXPECT_LE(pages->parts_present(), 4u);
+    EXPECT_LE(most_held, 4u + 12u);
+    EXPECT_GT(pages->fetches(), 10 * pages->part_count());
+    // Unbounded again: a scan reads back what the budget dropped.
+    pages->SetBudget(PagedBytes::kUnbounded);
+    scanner = paged.Scan();
+    for (uint32_t v = 0; v < paged.size(); ++v) {
+      ASSERT_TRUE(scanner->Next(&scanned)) << paged.status();
+      (*full)->Decode(v, &expected);
+      ASSERT_EQ(scanned, absl::MakeConstSpan(expected)) << "node " << v;
+    }
+    EXPECT_EQ(pages->parts_present(), pages->part_count());
+    std::printf("%s: %zu parts, %llu fetches, at most %zu held\n", codec.c_str(),
+                pages->part_count(), static_cast<unsigned long long>(pages->fetches()), most_held);
+  }
+}
+
 TEST(LinkCodecs, CorruptionEndsInDataLossOrAValidGraph) {
   const AdjacencyLists graph = RandomGraph(120, 7);
   for (const Config& config : Configs(graph.size())) {

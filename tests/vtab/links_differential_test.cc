@@ -1,7 +1,10 @@
 // Random mixed operations on outlinks / inlinks and, in the same database and transactions, on
 // a plain edges table keyed by URL text (the oracle). Every query's result set must agree.
-// Links are compared through the URLs they join, since optimize renumbers ids.
+// Links are compared through the URLs they join, since optimize renumbers ids. One run bounds
+// the connection's caches to nothing (crawldb_cache_mb(0)), so that the stores drop and read
+// again what they page from the file all the time.
 #include <array>
+#include <optional>
 #include <random>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -16,8 +19,8 @@ namespace {
 
 class LinksDifferential {
  public:
-  explicit LinksDifferential(uint32_t seed)
-      : random_(seed), path_(TempDbPath("links_differential")) {
+  explicit LinksDifferential(uint32_t seed, std::optional<int> cache_mb = std::nullopt)
+      : random_(seed), path_(TempDbPath("links_differential")), cache_mb_(cache_mb) {
     Open();
     db_->exec(
         "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
@@ -66,7 +69,11 @@ class LinksDifferential {
     return pool_[static_cast<size_t>(Pick(static_cast<int>(pool_.size())))];
   }
 
-  void Open() { db_ = std::make_unique<SQLite::Database>(LoadedDb(path_)); }
+  void Open() {
+    db_ = std::make_unique<SQLite::Database>(LoadedDb(path_));
+    if (cache_mb_.has_value())
+      One(*db_, "SELECT crawldb_cache_mb(" + std::to_string(*cache_mb_) + ")");
+  }
   void Reopen() {
     db_.reset();
     Open();
@@ -248,6 +255,7 @@ class LinksDifferential {
   std::mt19937 random_;
   std::string path_;
   std::vector<std::string> pool_;
+  std::optional<int> cache_mb_;
   std::unique_ptr<SQLite::Database> db_;
 };
 
@@ -256,6 +264,10 @@ TEST(LinksDifferential, AgreesWithAPlainEdgesTable) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     LinksDifferential(seed).Run(400);
   }
+}
+
+TEST(LinksDifferential, AgreesWithAPlainEdgesTableWithoutCaches) {
+  LinksDifferential(4, /*cache_mb=*/0).Run(400);
 }
 
 }  // namespace

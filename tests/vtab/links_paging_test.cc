@@ -1,7 +1,8 @@
 // A link graph's base is read paged (link_graph_format.h): a new connection's look-ups in
-// outlinks and inlinks read a handful of the pages of <t>_graph, and a part that cannot be read
-// fails the statement that needs it, with SQLITE_CORRUPT_VTAB naming it when it is missing,
-// while look-ups elsewhere in the graph answer.
+// outlinks and inlinks read a handful of the pages of <t>_graph, a scan holds at most the cache
+// bound of them, and a part that cannot be read fails the statement that needs it, with
+// SQLITE_CORRUPT_VTAB naming it when it is missing, while look-ups elsewhere answer.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -102,6 +103,38 @@ TEST(LinksPaging, ALookUpReadsAFewPagesOfTheGraph) {
   EXPECT_LT(read, graph_pages / 4) << "of " << graph_pages;
   std::printf("pages read to open and look up out and in: %d of the graph's %d\n", read,
               graph_pages);
+}
+
+// The connection's cache bound (crawldb_cache_mb, or the table's cache_mb) holds the parts a
+// scan of the whole graph reads within it: those read longest ago are dropped as it goes.
+TEST(LinksPaging, ScansOfAGraphLargerThanTheCacheStayWithinIt) {
+  const std::string path = TempDbPath("links_paging_bounded");
+  WriteGraph(path);
+  SQLite::Database db = LoadedDb(path);
+  One(db, "SELECT crawldb_cache_mb(1)");
+  uint64_t arcs = 0;
+  for (uint32_t v = 0; v < kNodes; ++v) {
+    std::vector<uint32_t> list = OutList(v);
+    std::sort(list.begin(), list.end());
+    arcs += static_cast<uint64_t>(std::unique(list.begin(), list.end()) - list.begin());
+  }
+  EXPECT_EQ(One(db, "SELECT count(*) FROM outlinks"), std::to_string(arcs));
+  EXPECT_EQ(One(db, "SELECT count(*) FROM inlinks"), std::to_string(arcs));
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+  const std::string memory =
+      "SELECT json_extract(value, '$.memory_bytes') FROM "
+      "json_each(crawldb_stats(), '$.tables') WHERE "
+      "json_extract(value, '$.table') = 'outlinks'";
+  // The parts (1 MiB for both directions) and a bit per node and direction for the lists
+  // checked.
+  const int64_t bound = (int64_t{1} << 20) + 2 * (kNodes / 8) + 4096;
+  EXPECT_LE(std::stoll(One(db, memory)), bound);
+  const int64_t graph_bytes = std::stoll(One(db, "SELECT sum(length(data)) FROM outlinks_graph"));
+  EXPECT_GT(graph_bytes, bound * 3 / 2);
+  // Unbounded again: the next scan keeps what it reads.
+  One(db, "SELECT crawldb_cache_mb(256)");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM outlinks"), std::to_string(arcs));
+  EXPECT_GT(std::stoll(One(db, memory)), graph_bytes / 3);
 }
 
 TEST(LinksPaging, AMissingPartFailsTheLookUpsThatNeedIt) {

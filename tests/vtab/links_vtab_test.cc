@@ -146,7 +146,7 @@ TEST_F(LinksTest, OptionsAreValidated) {
       "crawldb_links: option 'codec' must be one of: link1, link2, link3, link3+huff, bv, got "
       "'link9'");
   ExpectError(db_, "CREATE VIRTUAL TABLE l3 USING crawldb_links(urls, window=3)", SQLITE_ERROR,
-              "crawldb_links: unknown option 'window'; expected one of: codec");
+              "crawldb_links: unknown option 'window'; expected one of: codec, cache_mb");
   ExpectError(db_, "CREATE VIRTUAL TABLE i2 USING crawldb_inlinks(urls); SELECT * FROM i2",
               SQLITE_ERROR,
               "crawldb_inlinks: table 'i2' reads 'urls', which is not a crawldb_links table; "
