@@ -588,7 +588,7 @@ size_t UrlBase::BlockBytes() const {
 }
 
 size_t UrlBase::StoredPartCount() const {
-  return count_ == 0 ? 1 : kFirstBlockPart + model_parts_ + groups_.size();
+  return count_ == 0 ? 1 : kFirstGroupPart + groups_.size();
 }
 
 size_t UrlBase::MemoryBytes() const {
@@ -619,7 +619,7 @@ size_t UrlBase::StoredBytes() const {
       bytes += codecs::VarintLength(block_spans_[b].end - block_spans_[b].begin);
     }
   }
-  stored_bytes_ = bytes;
+  if (whole()) stored_bytes_ = bytes;  // kept once it counts every group
   return bytes;
 }
 

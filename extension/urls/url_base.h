@@ -186,8 +186,8 @@ class UrlBase {
   size_t ModelBytes() const { return model_bytes_; }
   size_t HeadIndexBytes() const;
   size_t BlockBytes() const;
-  // Stored parts: header, model, head index, groups (0 for the parts of a run, 1 for an empty
-  // base, whose header is all).
+  // How many parts Parts() holds: header, model, head index and the groups (1 for an empty base:
+  // its header).
   size_t StoredPartCount() const;
 
  private:
