@@ -366,6 +366,7 @@ absl::Status UrlBase::DecodeHeads() const {
   heads.ShrinkToFit();
   heads_ = std::move(heads);
   head_prefixes_ = std::move(prefixes);
+  coded_heads_.reset();  // HeadIndexPart codes the plain heads again
   return absl::OkStatus();
 }
 

@@ -29,13 +29,18 @@
 // what a table uses, takes parts 0 to 2 alone and reads a group of blocks (part 3 + g) through
 // the table's PartReader the first time a look-up, DecodeBlock or a scan needs one of its blocks,
 // then keeps it: a new connection's first look-up reads 4 rows of the base, whatever its size.
-// ReadAll reads every group not read yet, for what needs the whole base (optimize's rebuild reads
-// it through DecodeBlock, crawldb_check(), Parts()/KeyParts() and the stored-size figures).
+// What needs the whole base reads what it has not read first: optimize's rebuild and
+// crawldb_check() through DecodeBlock (the check reports a group that does not read once),
+// crawldb_stats() through ReadAll; Parts(), KeyParts(), StoredBytes and BlockBytes require it
+// (whole()). The table reads a group only after its catch-up with the other connections, in the
+// statement's transaction or read snapshot, as it reads its runs (urls_table.h): the base
+// changes only at optimize, which bumps the generation and makes every connection load it
+// again, so a group read later belongs to the base opened.
 // The heads stay coded as stored: Get decodes the two it needs, Find and LowerBound
 // binary-search the coded heads (UrlBlockIndex::FindBlock, about log2(blocks) partial decodes),
 // until the heads decoded on demand pass 1/kLazyHeadShare of the head count; then every head
-// is decoded at once and held plain, as Load holds them (a busy connection pays the decoding
-// once, a short one never).
+// is decoded at once and held plain instead, as Load holds them (a busy connection pays the
+// decoding once, a short one never).
 //
 // Validation. Open checks the header, the whole model (UrlBlockModel::Load) and the head
 // index's framing; Load also decodes every head (they strictly increase) and reads every group.
@@ -47,12 +52,13 @@
 // never an out-of-bounds read; a group that fails to read is not kept, and look-ups in other
 // groups still answer.
 //
-// Memory: the model (about 700 KB trained, see url_block_model.h), the coded head index (0.8
-// bytes per URL on the reddit keys), the groups read (each its stored row) with two offsets per
-// block, and once decoded the heads plain, in a second arena: 1/kKeysPerBlock of the keys'
-// text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an integer (0.25 bytes
-// per URL). Held plain, they cost a look-up nothing to decode and Find's binary search over them
-// compares integers, rarely bytes. A look-up then decodes part of one block. The first look-up
+// Memory: the model (about 700 KB trained, see url_block_model.h), the groups read (each its
+// stored row) with two offsets per block, and the heads: coded as stored (0.8 bytes per URL on
+// the reddit keys) until they are all decoded, then plain, in a second arena: 1/kKeysPerBlock of
+// the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an integer
+// (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and Find's binary
+// search over them compares integers, rarely bytes; Parts() codes them again for the stored
+// form. A look-up then decodes part of one block. The first look-up
 // in a block decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and
 // two bit positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
 // ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average, where
@@ -246,8 +252,9 @@ class UrlBase {
   std::shared_ptr<const codecs::UrlBlockModel> model_;
   size_t model_bytes_ = 0;  // Serialized size of *model_.
   size_t model_parts_ = 0;  // 1 when the model is stored (part 1), 0 when stored elsewhere
-  // The heads as stored (a base read), coded with *model_; none for a base built.
-  std::optional<codecs::UrlBlockIndex> coded_heads_;
+  // The heads as stored (a base read), coded with *model_, until they are all decoded; none
+  // for a base built.
+  mutable std::optional<codecs::UrlBlockIndex> coded_heads_;
   // Every head decoded, and its first 8 bytes, big-endian, zero-padded (FindBlock compares
   // these first); empty until all are decoded.
   mutable BlockKeys heads_;
