@@ -140,10 +140,20 @@ absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_hea
   absl::StatusOr<std::vector<uint8_t>> block =
       codecs::EncodeUrlBlock(*base_.model_, keys, next_head);
   if (!block.ok()) return block.status();
+  if (base_.block_spans_.size() % kBlocksPerPart == 0) {
+    base_.groups_.emplace_back();
+    base_.group_held_.push_back(true);
+    ++base_.groups_held_;
+  }
+  std::vector<uint8_t>& group = base_.groups_.back();
+  if (group.size() + block->size() > std::numeric_limits<uint32_t>::max()) {
+    return absl::ResourceExhaustedError("url base: a group of blocks passes 4 GiB");
+  }
+  const auto begin = static_cast<uint32_t>(group.size());
+  group.insert(group.end(), block->begin(), block->end());
+  base_.block_spans_.push_back({begin, static_cast<uint32_t>(group.size())});
   base_.heads_.Append(keys[0]);
   base_.head_prefixes_.push_back(HeadPrefix(keys[0]));
-  base_.blocks_.insert(base_.blocks_.end(), block->begin(), block->end());
-  base_.block_offsets_.push_back(base_.blocks_.size());
   block_.Clear();
   return absl::OkStatus();
 }
@@ -153,8 +163,8 @@ absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
     if (absl::Status status = FlushBlock(std::nullopt); !status.ok()) return status;
   }
   if (base_.count_ == 0) return UrlBase();
-  base_.blocks_.shrink_to_fit();
-  base_.block_offsets_.shrink_to_fit();
+  for (std::vector<uint8_t>& group : base_.groups_) group.shrink_to_fit();
+  base_.block_spans_.shrink_to_fit();
   base_.heads_.ShrinkToFit();
   base_.head_prefixes_.shrink_to_fit();
   return std::move(base_);
@@ -164,11 +174,22 @@ absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
 // Loading and storing.
 
 absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>> parts) {
-  if (parts.size() < 2) return LoadWithModel(parts, nullptr, 0, 0);  // empty, or refused there
+  return LoadStored(parts, nullptr);
+}
+
+absl::StatusOr<UrlBase> UrlBase::Open(absl::Span<const absl::Span<const uint8_t>> first_parts,
+                                      PartReader read_part) {
+  return LoadStored(first_parts, std::move(read_part));
+}
+
+absl::StatusOr<UrlBase> UrlBase::LoadStored(absl::Span<const absl::Span<const uint8_t>> parts,
+                                            PartReader read_part) {
+  if (parts.size() < 2) return LoadWithModel(parts, nullptr, 0, 0, read_part);  // empty, or refused
   absl::StatusOr<UrlBlockModel> model = UrlBlockModel::Load(parts[1]);
   if (!model.ok()) {
     // A header of another version says more than its model would.
-    absl::StatusOr<UrlBase> header_only = LoadWithModel(parts.subspan(0, 1), nullptr, 0, 0);
+    absl::StatusOr<UrlBase> header_only =
+        LoadWithModel(parts.subspan(0, 1), nullptr, 0, 0, nullptr);
     if (!header_only.ok() && header_only.status().code() != absl::StatusCode::kDataLoss) {
       return header_only.status();
     }
@@ -177,17 +198,18 @@ absl::StatusOr<UrlBase> UrlBase::Load(absl::Span<const absl::Span<const uint8_t>
   std::vector<absl::Span<const uint8_t>> rest(parts.begin(), parts.end());
   rest.erase(rest.begin() + 1);
   return LoadWithModel(rest, std::make_shared<const UrlBlockModel>(std::move(*model)),
-                       parts[1].size(), 1);
+                       parts[1].size(), 1, std::move(read_part));
 }
 
 absl::StatusOr<UrlBase> UrlBase::LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const UrlBlockModel> model) {
-  return LoadWithModel(parts, std::move(model), 0, 0);
+  return LoadWithModel(parts, std::move(model), 0, 0, nullptr);
 }
 
 absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const uint8_t>> parts,
                                                std::shared_ptr<const UrlBlockModel> model,
-                                               size_t model_bytes, size_t model_parts) {
+                                               size_t model_bytes, size_t model_parts,
+                                               PartReader read_part) {
   if (parts.empty()) return Corrupt("the header part is missing");
   const uint8_t* p = parts[0].data();
   const uint8_t* end = p + parts[0].size();
@@ -211,7 +233,10 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
                                 " per part; this build writes ", kKeysPerBlock, " and ",
                                 kBlocksPerPart));
   }
-  const size_t expected_parts = count == 0 ? 1 : kFirstBlockPart + PartsFor(Blocks(count));
+  // Parts given, the model part left out: header and heads, then the groups unless read later.
+  const size_t groups = count == 0 ? 0 : PartsFor(Blocks(count));
+  const size_t front_parts = count == 0 ? 1 : kFirstBlockPart;
+  const size_t expected_parts = front_parts + (read_part == nullptr ? groups : 0);
   if (count > (uint64_t{1} << 40) || parts.size() != expected_parts) {
     return Corrupt(absl::StrCat("the header says ", count, " keys but there are ",
                                 parts.size() + model_parts, " parts"));
@@ -221,9 +246,9 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   if (count == 0) return base;
   base.count_ = count;
   const size_t blocks = Blocks(count);
-
   base.model_ = std::move(model);
   base.model_bytes_ = model_bytes;
+  base.model_parts_ = model_parts;
 
   absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[1]);
   if (!heads.ok()) return Corrupt(absl::StrCat("heads: ", heads.status().message()));
@@ -231,72 +256,131 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
     return Corrupt(
         absl::StrCat("the head index holds ", heads->size(), " heads, expected ", blocks));
   }
-  // Every head decoded (Validate's checks, keeping the heads).
+  base.coded_heads_ = *std::move(heads);
+  base.groups_.resize(groups);
+  base.group_held_.assign(groups, false);
+  base.block_spans_.resize(blocks);
+  if (read_part != nullptr) {
+    base.read_part_ = std::move(read_part);
+    return base;
+  }
+  for (size_t group = 0; group < groups; ++group) {
+    const absl::Span<const uint8_t> stored = parts[kFirstBlockPart + group];
+    if (absl::Status status =
+            base.InstallGroup(group, std::vector<uint8_t>(stored.begin(), stored.end()));
+        !status.ok()) {
+      return status;
+    }
+  }
+  if (absl::Status status = base.DecodeHeads(); !status.ok()) return status;
+  return base;
+}
+
+absl::Status UrlBase::ReadGroup(size_t group) const {
+  if (group_held_[group]) return absl::OkStatus();
+  const size_t part = GroupPart(group);
+  if (read_part_ == nullptr) return Corrupt(absl::StrCat("part ", part, " was never read"));
+  absl::StatusOr<std::optional<std::vector<uint8_t>>> stored = read_part_(part);
+  if (!stored.ok()) return stored.status();
+  if (!stored->has_value()) return Corrupt(absl::StrCat("part ", part, " is missing"));
+  return InstallGroup(group, **std::move(stored));
+}
+
+absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) const {
+  const size_t part = GroupPart(group);
+  if (bytes.size() > std::numeric_limits<uint32_t>::max()) {
+    return Corrupt(absl::StrCat("part ", part, " holds more than 4 GiB"));
+  }
+  const uint8_t* const begin = bytes.data();
+  const uint8_t* q = begin;
+  const uint8_t* part_end = q + bytes.size();
+  uint64_t part_blocks = 0;
+  q = codecs::ReadVarint(q, part_end, &part_blocks);
+  const size_t first_block = group * kBlocksPerPart;
+  const size_t expected = std::min(kBlocksPerPart, block_count() - first_block);
+  if (q == nullptr || part_blocks != expected) {
+    return Corrupt(
+        absl::StrCat("part ", part, " holds ", part_blocks, " blocks, expected ", expected));
+  }
+  std::vector<uint64_t> sizes(part_blocks);
+  for (uint64_t& size : sizes) {
+    q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
+  }
+  if (q == nullptr) return Corrupt(absl::StrCat("part ", part, " has a malformed block list"));
+  std::vector<BlockSpan> spans(part_blocks);
+  for (size_t b = 0; b < part_blocks; ++b) {
+    const size_t block = first_block + b;
+    if (sizes[b] > static_cast<uint64_t>(part_end - q)) {
+      return Corrupt(absl::StrCat("block ", block, " runs past the end of part ", part));
+    }
+    const absl::Span<const uint8_t> block_bytes(q, sizes[b]);
+    spans[b] = {static_cast<uint32_t>(q - begin), static_cast<uint32_t>(q - begin + sizes[b])};
+    q += sizes[b];
+    // The header only: the heads are not needed to read it.
+    const bool last = block + 1 == block_count();
+    absl::StatusOr<UrlBlockReader> reader = UrlBlockReader::Open(
+        *model_, "", last ? std::nullopt : std::optional<std::string_view>(""), block_bytes);
+    if (!reader.ok()) {
+      return Corrupt(absl::StrCat("block ", block, ": ", reader.status().message()));
+    }
+    const size_t keys = std::min(kKeysPerBlock, count_ - block * kKeysPerBlock);
+    if (reader->size() != keys || reader->forward_count() != ForwardCount(block)) {
+      return Corrupt(absl::StrCat("block ", block, " holds ", reader->size(), " keys (",
+                                  reader->forward_count(), " coded forward), expected ", keys, " (",
+                                  ForwardCount(block), ")"));
+    }
+  }
+  if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", part));
+  std::copy(spans.begin(), spans.end(), block_spans_.begin() + static_cast<ptrdiff_t>(first_block));
+  groups_[group] = std::move(bytes);
+  group_held_[group] = true;
+  ++groups_held_;
+  return absl::OkStatus();
+}
+
+absl::Status UrlBase::ReadAll() const {
+  for (size_t group = 0; group < groups_.size(); ++group) {
+    if (absl::Status status = ReadGroup(group); !status.ok()) return status;
+  }
+  return heads_decoded() ? absl::OkStatus() : DecodeHeads();
+}
+
+absl::Status UrlBase::DecodeHeads() const {
+  BlockKeys heads;
+  std::vector<uint64_t> prefixes;
+  prefixes.reserve(block_count());
   std::string head;
-  for (size_t b = 0; b < blocks; ++b) {
-    if (absl::Status status = heads->Head(b, &head); !status.ok()) {
+  for (size_t b = 0; b < block_count(); ++b) {
+    if (absl::Status status = coded_heads_->Head(b, &head); !status.ok()) {
       return Corrupt(absl::StrCat("head ", b, ": ", status.message()));
     }
-    if (b > 0 && head <= base.heads_[b - 1]) {
+    if (b > 0 && head <= heads[b - 1]) {
       return Corrupt(absl::StrCat("head ", b, " is not above head ", b - 1));
     }
-    if (head.size() > std::numeric_limits<uint32_t>::max() - base.heads_.byte_size()) {
+    if (head.size() > std::numeric_limits<uint32_t>::max() - heads.byte_size()) {
       return Corrupt("the heads hold more than 4 GiB");
     }
-    base.heads_.Append(head);
-    base.head_prefixes_.push_back(HeadPrefix(head));
+    heads.Append(head);
+    prefixes.push_back(HeadPrefix(head));
   }
-  base.heads_.ShrinkToFit();
+  heads.ShrinkToFit();
+  heads_ = std::move(heads);
+  head_prefixes_ = std::move(prefixes);
+  coded_heads_.reset();  // HeadIndexPart codes the plain heads again
+  return absl::OkStatus();
+}
 
-  size_t total = 0;
-  for (size_t i = kFirstBlockPart; i < parts.size(); ++i) total += parts[i].size();
-  base.blocks_.reserve(total);
-  base.block_offsets_.reserve(blocks + 1);
-  for (size_t part = kFirstBlockPart; part < parts.size(); ++part) {
-    const uint8_t* q = parts[part].data();
-    const uint8_t* part_end = q + parts[part].size();
-    uint64_t part_blocks = 0;
-    q = codecs::ReadVarint(q, part_end, &part_blocks);
-    const size_t first_block = (part - kFirstBlockPart) * kBlocksPerPart;
-    const size_t stored_part = part + model_parts;  // its number among the stored parts
-    const size_t expected = std::min(kBlocksPerPart, blocks - first_block);
-    if (q == nullptr || part_blocks != expected) {
-      return Corrupt(absl::StrCat("part ", stored_part, " holds ", part_blocks,
-                                  " blocks, expected ", expected));
-    }
-    std::vector<uint64_t> sizes(part_blocks);
-    for (uint64_t& size : sizes) {
-      q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
-    }
-    if (q == nullptr)
-      return Corrupt(absl::StrCat("part ", stored_part, " has a malformed block list"));
-    for (size_t b = 0; b < part_blocks; ++b) {
-      const size_t block = first_block + b;
-      if (sizes[b] > static_cast<uint64_t>(part_end - q)) {
-        return Corrupt(absl::StrCat("block ", block, " runs past the end of part ", stored_part));
-      }
-      const absl::Span<const uint8_t> bytes(q, sizes[b]);
-      q += sizes[b];
-      // The header only: the heads are not needed to read it.
-      const bool last = block + 1 == blocks;
-      absl::StatusOr<UrlBlockReader> reader = UrlBlockReader::Open(
-          *base.model_, "", last ? std::nullopt : std::optional<std::string_view>(""), bytes);
-      if (!reader.ok()) {
-        return Corrupt(absl::StrCat("block ", block, ": ", reader.status().message()));
-      }
-      const size_t keys = std::min(kKeysPerBlock, count - block * kKeysPerBlock);
-      if (reader->size() != keys || reader->forward_count() != base.ForwardCount(block)) {
-        return Corrupt(absl::StrCat("block ", block, " holds ", reader->size(), " keys (",
-                                    reader->forward_count(), " coded forward), expected ", keys,
-                                    " (", base.ForwardCount(block), ")"));
-      }
-      base.blocks_.insert(base.blocks_.end(), bytes.begin(), bytes.end());
-      base.block_offsets_.push_back(base.blocks_.size());
-    }
-    if (q != part_end)
-      return Corrupt(absl::StrCat("bytes after the last block of part ", stored_part));
+absl::Status UrlBase::DecodeHeadsWhenBusy() const {
+  if (heads_decoded() || head_decodes_ <= block_count() / kLazyHeadShare) return absl::OkStatus();
+  return DecodeHeads();
+}
+
+absl::Status UrlBase::HeadOf(size_t block, std::string* head) const {
+  ++head_decodes_;
+  if (absl::Status status = coded_heads_->Head(block, head); !status.ok()) {
+    return Corrupt(absl::StrCat("head ", block, ": ", status.message()));
   }
-  return base;
+  return absl::OkStatus();
 }
 
 std::vector<uint8_t> UrlBase::HeaderPart() const {
@@ -316,20 +400,31 @@ std::vector<std::vector<uint8_t>> UrlBase::Parts() const {
 std::vector<std::vector<uint8_t>> UrlBase::KeyParts() const {
   std::vector<std::vector<uint8_t>> parts = {HeaderPart()};
   if (count_ == 0) return parts;
-  absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
+  absl::StatusOr<std::vector<uint8_t>> heads = HeadIndexPart();
   // Heads were coded once already, as their blocks' neighbours, and are increasing.
-  parts.push_back(heads.ok() ? heads->Serialize() : std::vector<uint8_t>());
+  parts.push_back(heads.ok() ? *std::move(heads) : std::vector<uint8_t>());
   for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
     const size_t last = std::min(block_count(), first + kBlocksPerPart);
     std::vector<uint8_t>& part = parts.emplace_back();
     codecs::AppendVarint(last - first, &part);
     for (size_t b = first; b < last; ++b) {
-      codecs::AppendVarint(block_offsets_[b + 1] - block_offsets_[b], &part);
+      codecs::AppendVarint(block_spans_[b].end - block_spans_[b].begin, &part);
     }
-    part.insert(part.end(), blocks_.begin() + static_cast<ptrdiff_t>(block_offsets_[first]),
-                blocks_.begin() + static_cast<ptrdiff_t>(block_offsets_[last]));
+    for (size_t b = first; b < last; ++b) {
+      const absl::Span<const uint8_t> block = HeldBlock(b);
+      part.insert(part.end(), block.begin(), block.end());
+    }
   }
   return parts;
+}
+
+absl::StatusOr<std::vector<uint8_t>> UrlBase::HeadIndexPart() const {
+  if (coded_heads_.has_value()) return coded_heads_->Serialize();
+  UrlBlockIndex index(*model_);
+  for (size_t b = 0; b < heads_.size(); ++b) {
+    if (absl::Status status = index.Append(heads_[b]); !status.ok()) return status;
+  }
+  return index.Serialize();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,16 +436,26 @@ size_t UrlBase::ForwardCount(size_t block) const {
   return (kKeysPerBlock - 1) / 2;
 }
 
-absl::Span<const uint8_t> UrlBase::Block(size_t block) const {
-  return absl::MakeConstSpan(blocks_).subspan(block_offsets_[block],
-                                              block_offsets_[block + 1] - block_offsets_[block]);
+absl::StatusOr<absl::Span<const uint8_t>> UrlBase::Block(size_t block) const {
+  if (absl::Status status = ReadGroup(block / kBlocksPerPart); !status.ok()) return status;
+  return HeldBlock(block);
 }
 
 absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
+  absl::StatusOr<absl::Span<const uint8_t>> bytes = Block(block);
+  if (!bytes.ok()) return bytes.status();
+  const bool last = block + 1 == block_count();
+  if (heads_decoded()) {
+    return UrlBlockReader::Open(
+        *model_, heads_[block],
+        last ? std::nullopt : std::optional<std::string_view>(heads_[block + 1]), *bytes);
+  }
+  if (absl::Status status = HeadOf(block, &head_); !status.ok()) return status;
+  if (!last) {
+    if (absl::Status status = HeadOf(block + 1, &next_head_); !status.ok()) return status;
+  }
   return UrlBlockReader::Open(
-      *model_, heads_[block],
-      block + 1 < block_count() ? std::optional<std::string_view>(heads_[block + 1]) : std::nullopt,
-      Block(block));
+      *model_, head_, last ? std::nullopt : std::optional<std::string_view>(next_head_), *bytes);
 }
 
 static_assert(kKeysPerBlock <= 255, "UrlBase::Landmarks keeps key indices in bytes");
@@ -398,7 +503,15 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
   return reader;
 }
 
-std::optional<size_t> UrlBase::FindBlock(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(std::string_view key) const {
+  if (absl::Status status = DecodeHeadsWhenBusy(); !status.ok()) return status;
+  if (!heads_decoded()) {
+    // Each step decodes a head up to its first difference from the key.
+    head_decodes_ += static_cast<size_t>(std::bit_width(block_count()));
+    absl::StatusOr<std::optional<size_t>> block = coded_heads_->FindBlock(key);
+    if (!block.ok()) return Corrupt(absl::StrCat("heads: ", block.status().message()));
+    return block;
+  }
   const uint64_t prefix = HeadPrefix(key);
   size_t low = 0;
   size_t high = block_count();  // invariant: head b ≤ key for b < low; > key for b ≥ high
@@ -411,42 +524,39 @@ std::optional<size_t> UrlBase::FindBlock(std::string_view key) const {
       high = middle;
     }
   }
-  if (low == 0) return std::nullopt;
-  return low - 1;
-}
-
-absl::StatusOr<UrlBlockIndex> UrlBase::CodedHeads() const {
-  UrlBlockIndex index(*model_);
-  for (size_t b = 0; b < heads_.size(); ++b) {
-    if (absl::Status status = index.Append(heads_[b]); !status.ok()) return status;
-  }
-  return index;
+  if (low == 0) return std::optional<size_t>();
+  return std::optional<size_t>(low - 1);
 }
 
 absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const {
-  const std::optional<size_t> block = count_ == 0 ? std::nullopt : FindBlock(key);
-  if (!block.has_value()) return std::optional<size_t>();
+  if (count_ == 0) return std::optional<size_t>();
+  absl::StatusOr<std::optional<size_t>> block = FindBlock(key);
+  if (!block.ok()) return block.status();
+  if (!block->has_value()) return std::optional<size_t>();
   codecs::UrlBlockLandmarks landmarks;
-  absl::StatusOr<UrlBlockReader> reader = LookupReader(*block, &landmarks);
+  absl::StatusOr<UrlBlockReader> reader = LookupReader(**block, &landmarks);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<std::optional<size_t>> index = reader->Find(key, &scratch_);
   if (!index.ok() || !index->has_value()) return index;
-  return std::optional<size_t>(*block * kKeysPerBlock + **index);
+  return std::optional<size_t>(**block * kKeysPerBlock + **index);
 }
 
 absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
-  const std::optional<size_t> block = count_ == 0 ? std::nullopt : FindBlock(key);
-  if (!block.has_value()) return 0;  // below the first key
+  if (count_ == 0) return 0;
+  absl::StatusOr<std::optional<size_t>> block = FindBlock(key);
+  if (!block.ok()) return block.status();
+  if (!block->has_value()) return 0;  // below the first key
   codecs::UrlBlockLandmarks landmarks;
-  absl::StatusOr<UrlBlockReader> reader = LookupReader(*block, &landmarks);
+  absl::StatusOr<UrlBlockReader> reader = LookupReader(**block, &landmarks);
   if (!reader.ok()) return reader.status();
   absl::StatusOr<size_t> index = reader->LowerBound(key, &scratch_);
   if (!index.ok()) return index.status();
-  return *block * kKeysPerBlock + *index;
+  return **block * kKeysPerBlock + *index;
 }
 
 absl::Status UrlBase::Get(size_t rank, std::string* key) const {
   if (rank >= count_) return absl::OutOfRangeError(absl::StrCat("url base: no rank ", rank));
+  if (absl::Status status = DecodeHeadsWhenBusy(); !status.ok()) return status;
   codecs::UrlBlockLandmarks landmarks;
   absl::StatusOr<UrlBlockReader> reader = LookupReader(rank / kKeysPerBlock, &landmarks);
   if (!reader.ok()) return reader.status();
@@ -455,6 +565,7 @@ absl::Status UrlBase::Get(size_t rank, std::string* key) const {
 
 absl::Status UrlBase::DecodeBlock(size_t block, BlockKeys* keys) const {
   keys->Clear();
+  if (absl::Status status = DecodeHeadsWhenBusy(); !status.ok()) return status;
   absl::StatusOr<UrlBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader.status();
   auto cursor = reader->NewCursor();
@@ -465,10 +576,20 @@ absl::Status UrlBase::DecodeBlock(size_t block, BlockKeys* keys) const {
 size_t UrlBase::HeadIndexBytes() const {
   if (count_ == 0) return 0;
   if (head_index_bytes_ == 0) {
-    absl::StatusOr<UrlBlockIndex> heads = CodedHeads();
-    head_index_bytes_ = heads.ok() ? heads->Serialize().size() : 0;
+    absl::StatusOr<std::vector<uint8_t>> heads = HeadIndexPart();
+    head_index_bytes_ = heads.ok() ? heads->size() : 0;
   }
   return head_index_bytes_;
+}
+
+size_t UrlBase::BlockBytes() const {
+  size_t bytes = 0;
+  for (const BlockSpan& span : block_spans_) bytes += span.end - span.begin;
+  return bytes;
+}
+
+size_t UrlBase::StoredPartCount() const {
+  return count_ == 0 ? 1 : kFirstGroupPart + groups_.size();
 }
 
 size_t UrlBase::MemoryBytes() const {
@@ -476,10 +597,14 @@ size_t UrlBase::MemoryBytes() const {
 }
 
 size_t UrlBase::KeysMemoryBytes() const {
-  return heads_.MemoryBytes() + head_prefixes_.capacity() * sizeof(uint64_t) + blocks_.capacity() +
-         block_offsets_.capacity() * sizeof(uint64_t) + scratch_.capacity() +
-         landmark_slots_.capacity() * sizeof(uint32_t) + landmarks_.capacity() * sizeof(Landmarks) +
-         landmark_keys_.capacity() + landmark_scratch_.capacity();
+  size_t groups = groups_.capacity() * sizeof(std::vector<uint8_t>) + group_held_.capacity() / 8;
+  for (const std::vector<uint8_t>& group : groups_) groups += group.capacity();
+  return groups + block_spans_.capacity() * sizeof(BlockSpan) +
+         (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) + heads_.MemoryBytes() +
+         head_prefixes_.capacity() * sizeof(uint64_t) + head_.capacity() + next_head_.capacity() +
+         scratch_.capacity() + landmark_slots_.capacity() * sizeof(uint32_t) +
+         landmarks_.capacity() * sizeof(Landmarks) + landmark_keys_.capacity() +
+         landmark_scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {
@@ -487,15 +612,15 @@ size_t UrlBase::StoredBytes() const {
   // What Parts() would hold, without copying the blocks.
   size_t bytes = HeaderPart().size();
   if (count_ == 0) return bytes;
-  bytes += model_bytes_ + HeadIndexBytes() + blocks_.size();
+  bytes += model_bytes_ + HeadIndexBytes() + BlockBytes();
   for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
     const size_t last = std::min(block_count(), first + kBlocksPerPart);
     bytes += codecs::VarintLength(last - first);
     for (size_t b = first; b < last; ++b) {
-      bytes += codecs::VarintLength(block_offsets_[b + 1] - block_offsets_[b]);
+      bytes += codecs::VarintLength(block_spans_[b].end - block_spans_[b].begin);
     }
   }
-  stored_bytes_ = bytes;
+  if (whole()) stored_bytes_ = bytes;  // kept once it counts every group
   return bytes;
 }
 

@@ -25,20 +25,42 @@
 // Version 1 (plain front-coded blocks of 64 keys, codecs/front_coded_block.h) is refused with a
 // message saying how to move the URLs over.
 //
-// Validation. Load checks the header, the whole model (UrlBlockModel::Load), every head (decoded:
-// they strictly increase) and every block's header (its key count and which halves it has,
-// against the key count); a block's keys are checked when it is decoded (the codec checks order
-// and bounds as it goes), and crawldb_check() decodes them all. Every failure is a DataLossError
-// "url base: …", never an out-of-bounds read.
+// Reading. Load takes every stored part at once (tests, and a run's keys: url_part.h). Open,
+// what a table uses, takes parts 0 to 2 alone and reads a group of blocks (part 3 + g) through
+// the table's PartReader the first time a look-up, DecodeBlock or a scan needs one of its blocks,
+// then keeps it: a new connection's first look-up reads 4 rows of the base, whatever its size.
+// What needs the whole base reads what it has not read first: optimize's rebuild and
+// crawldb_check() through DecodeBlock (the check reports a group that does not read once),
+// crawldb_stats() through ReadAll; Parts(), KeyParts(), StoredBytes and BlockBytes require it
+// (whole()). The table reads a group only after its catch-up with the other connections, in the
+// statement's transaction or read snapshot, as it reads its runs (urls_table.h): the base
+// changes only at optimize, which bumps the generation and makes every connection load it
+// again, so a group read later belongs to the base opened.
+// The heads stay coded as stored: Get decodes the two it needs, Find and LowerBound
+// binary-search the coded heads (UrlBlockIndex::FindBlock, about log2(blocks) partial decodes),
+// until the heads decoded on demand pass 1/kLazyHeadShare of the head count; then every head
+// is decoded at once and held plain instead, as Load holds them (a busy connection pays the
+// decoding once, a short one never).
 //
-// Memory: the model (about 700 KB trained, see url_block_model.h), the blocks' bytes in one arena
-// with one offset per block, and the heads decoded, in a second arena: 1/kKeysPerBlock of the
-// keys' text, 1.9 bytes per URL on the reddit keys where coded heads take 0.8, plus their first 8
-// bytes as an integer (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode
-// and Find's binary search over them compares integers, rarely bytes; Parts() codes them again
-// for the stored form. A look-up then decodes part of one block. The first look-up in a block
-// decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and two bit
-// positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
+// Validation. Open checks the header, the whole model (UrlBlockModel::Load) and the head
+// index's framing; Load also decodes every head (they strictly increase) and reads every group.
+// Reading a group checks its block count, its block sizes against its bytes, and every block's
+// header (its key count and which halves it has, against the key count); a missing group part
+// is found then too. A head is checked when decoded (and the order of all of them once all are
+// decoded); a block's keys when it is decoded (the codec checks order and bounds as it goes);
+// crawldb_check() reads and decodes everything. Every failure is a DataLossError "url base: …",
+// never an out-of-bounds read; a group that fails to read is not kept, and look-ups in other
+// groups still answer.
+//
+// Memory: the model (about 700 KB trained, see url_block_model.h), the groups read (each its
+// stored row) with two offsets per block, and the heads: coded as stored (0.8 bytes per URL on
+// the reddit keys) until they are all decoded, then plain, in a second arena: 1/kKeysPerBlock of
+// the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an integer
+// (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and Find's binary
+// search over them compares integers, rarely bytes; Parts() codes them again for the stored
+// form. A look-up then decodes part of one block. The first look-up
+// in a block decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and
+// two bit positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
 // ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average, where
 // from the heads Get would decode 7.5 and Find about 12.
 //
@@ -47,6 +69,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,6 +88,11 @@ inline constexpr uint8_t kBaseFormatVersion = 2;
 inline constexpr size_t kKeysPerBlock = 32;
 // About 30 KiB of blocks per part on the reddit keys (15 bytes per key).
 inline constexpr size_t kBlocksPerPart = 64;
+// The stored number of the first group of blocks (after header, model and head index).
+inline constexpr size_t kFirstGroupPart = 3;
+// An opened base decodes all its heads once those decoded on demand pass 1/kLazyHeadShare of
+// them (a Find costs about log2(blocks), a Get two).
+inline constexpr size_t kLazyHeadShare = 8;
 
 // Keys in one reusable buffer, no allocation per key: a decoded block's, or the heads.
 class BlockKeys {
@@ -102,17 +130,35 @@ codecs::UrlBlockModelOptions UrlBaseModelOptions(size_t sample_bytes);
 
 class UrlBase {
  public:
-  // The empty base.
-  UrlBase() : block_offsets_{0} {}
+  // Reads stored part `part` (its number as stored, ≥ kFirstGroupPart) of the base being read:
+  // its bytes, or nullopt when there is no such part. Its errors are returned as they are.
+  using PartReader =
+      std::function<absl::StatusOr<std::optional<std::vector<uint8_t>>>(size_t part)>;
 
-  // Rebuilds from the stored parts (part 0 first); DataLossError when they do not fit together,
+  // The empty base.
+  UrlBase() = default;
+
+  // Rebuilds from every stored part (part 0 first); DataLossError when they do not fit together,
   // FailedPreconditionError for a base of another format version.
   static absl::StatusOr<UrlBase> Load(absl::Span<const absl::Span<const uint8_t>> parts);
-  // The same for parts stored without the model (KeyParts), coded with `model`.
+  // The same from the parts before the first group (0 to kFirstGroupPart − 1, or part 0 alone
+  // for an empty base); the groups are read through `read_part` when first needed (see above).
+  // The reader must answer with the same base for as long as this one is used.
+  static absl::StatusOr<UrlBase> Open(absl::Span<const absl::Span<const uint8_t>> first_parts,
+                                      PartReader read_part);
+  // Load for parts stored without the model (KeyParts), coded with `model`.
   static absl::StatusOr<UrlBase> LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const codecs::UrlBlockModel> model);
 
-  // The stored parts, part 0 first.
+  // Reads every group not read yet and decodes every head: the first failure.
+  absl::Status ReadAll() const;
+  // Decodes every head, checking that they strictly increase.
+  absl::Status DecodeAllHeads() const { return heads_decoded() ? absl::OkStatus() : DecodeHeads(); }
+  // Every group is held and every head decoded: true of a base built or loaded, and of one
+  // opened once ReadAll succeeded. Parts, KeyParts, StoredBytes and BlockBytes need it.
+  bool whole() const { return groups_held_ == groups_.size() && heads_decoded(); }
+
+  // The stored parts, part 0 first (whole() only).
   std::vector<std::vector<uint8_t>> Parts() const;
   // The stored parts without the model (part 1): for keys coded with a model stored elsewhere.
   std::vector<std::vector<uint8_t>> KeyParts() const;
@@ -121,7 +167,7 @@ class UrlBase {
   const std::shared_ptr<const codecs::UrlBlockModel>& model() const { return model_; }
 
   size_t size() const { return count_; }
-  size_t block_count() const { return block_offsets_.size() - 1; }
+  size_t block_count() const { return (count_ + kKeysPerBlock - 1) / kKeysPerBlock; }
 
   // Rank of `key`, or nullopt.
   absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const;
@@ -131,52 +177,98 @@ class UrlBase {
   absl::Status Get(size_t rank, std::string* key) const;
   // The keys of block `block`, in order, into *keys (cleared first).
   absl::Status DecodeBlock(size_t block, BlockKeys* keys) const;
+  // Reads the group holding block `block` when it is not held: what DecodeBlock would fail on
+  // before decoding (crawldb_check() reports a group once, not once per block).
+  absl::Status ReadGroupOf(size_t block) const { return ReadGroup(block / kBlocksPerPart); }
 
-  // Bytes of memory held: model, head index, blocks and offsets.
+  // Bytes of memory held: model, head index, heads decoded, groups read, offsets.
   size_t MemoryBytes() const;
   // The same without the model (which parts share: url_part.h).
   size_t KeysMemoryBytes() const;
   // Bytes of the stored parts: all of them, and the model's, the head index's and the groups of
-  // blocks' (header and part framing aside). HeadIndexBytes codes the heads to count them, the
-  // first time it is asked.
+  // blocks' (header and part framing aside); whole() only. HeadIndexBytes codes the heads to
+  // count them, the first time it is asked, when they were built rather than read.
   size_t StoredBytes() const;
   size_t ModelBytes() const { return model_bytes_; }
   size_t HeadIndexBytes() const;
-  size_t BlockBytes() const { return blocks_.size(); }
+  size_t BlockBytes() const;
+  // How many parts Parts() holds: header, model, head index and the groups (1 for an empty base:
+  // its header).
+  size_t StoredPartCount() const;
 
  private:
   friend class UrlBaseBuilder;
+  // A block's bytes within its group's.
+  struct BlockSpan {
+    uint32_t begin, end;
+  };
   std::vector<uint8_t> HeaderPart() const;
-  // Load's work once the model is known: `parts` without the model part. model_bytes: its
+  // Load's and Open's work: `parts` are the stored parts without the model part; model_bytes its
   // stored size (0 when stored elsewhere); model_parts: 1 when it was stored part 1, so that
-  // messages number the parts as stored.
+  // messages number the parts as stored. With read_part, `parts` ends before the groups.
   static absl::StatusOr<UrlBase> LoadWithModel(absl::Span<const absl::Span<const uint8_t>> parts,
                                                std::shared_ptr<const codecs::UrlBlockModel> model,
-                                               size_t model_bytes, size_t model_parts);
+                                               size_t model_bytes, size_t model_parts,
+                                               PartReader read_part);
+  // Load or Open, the model read from part 1.
+  static absl::StatusOr<UrlBase> LoadStored(absl::Span<const absl::Span<const uint8_t>> parts,
+                                            PartReader read_part);
+  // Group `group` held: read through read_part_ when it is not.
+  absl::Status ReadGroup(size_t group) const;
+  // Checks the stored row of group `group` and keeps it.
+  absl::Status InstallGroup(size_t group, std::vector<uint8_t> bytes) const;
+  // The stored number of group `group`'s part.
+  size_t GroupPart(size_t group) const { return kFirstGroupPart - 1 + model_parts_ + group; }
+  bool heads_decoded() const { return head_prefixes_.size() == block_count(); }
+  // Decodes every head into heads_ and head_prefixes_ (they must strictly increase).
+  absl::Status DecodeHeads() const;
+  // DecodeHeads once the heads decoded on demand pass the share that makes it pay.
+  absl::Status DecodeHeadsWhenBusy() const;
+  // Head `block` decoded on demand into *head.
+  absl::Status HeadOf(size_t block, std::string* head) const;
   absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
   // Reader(block) starting from the block's landmarks, learned (decoding the block whole) the
   // first time a look-up reads the block; *landmarks holds them while the reader is used.
   absl::StatusOr<codecs::UrlBlockReader> LookupReader(size_t block,
                                                       codecs::UrlBlockLandmarks* landmarks) const;
-  absl::Span<const uint8_t> Block(size_t block) const;
+  // The bytes of block `block`, its group read first when not held.
+  absl::StatusOr<absl::Span<const uint8_t>> Block(size_t block) const;
+  // The bytes of block `block` of a group held.
+  absl::Span<const uint8_t> HeldBlock(size_t block) const {
+    const BlockSpan span = block_spans_[block];
+    return absl::MakeConstSpan(groups_[block / kBlocksPerPart])
+        .subspan(span.begin, span.end - span.begin);
+  }
   // Keys of block `block` read forward from its head (the others from the next block's head).
   size_t ForwardCount(size_t block) const;
   // The last block whose head is ≤ key, or nullopt when key is below the first head.
-  std::optional<size_t> FindBlock(std::string_view key) const;
-  // The head index of the stored form.
-  absl::StatusOr<codecs::UrlBlockIndex> CodedHeads() const;
+  absl::StatusOr<std::optional<size_t>> FindBlock(std::string_view key) const;
+  // The head index of the stored form: the one read, or the heads coded.
+  absl::StatusOr<std::vector<uint8_t>> HeadIndexPart() const;
 
   size_t count_ = 0;
   // On the heap so that a reader over a moved base still points to it; shared with the bases
   // coded with the same model (url_part.h).
   std::shared_ptr<const codecs::UrlBlockModel> model_;
-  size_t model_bytes_ = 0;               // Serialized size of *model_.
-  BlockKeys heads_;                      // the first key of every block, decoded
-  std::vector<uint8_t> blocks_;          // every block, back to back
-  std::vector<uint64_t> block_offsets_;  // block b is blocks_[block_offsets_[b], [b + 1])
-  // The first 8 bytes of every head, big-endian, zero-padded: FindBlock compares these first.
-  std::vector<uint64_t> head_prefixes_;
-  mutable std::string scratch_;  // Find's and LowerBound's decoding buffer
+  size_t model_bytes_ = 0;  // Serialized size of *model_.
+  size_t model_parts_ = 0;  // 1 when the model is stored (part 1), 0 when stored elsewhere
+  // The heads as stored (a base read), coded with *model_, until they are all decoded; none
+  // for a base built.
+  mutable std::optional<codecs::UrlBlockIndex> coded_heads_;
+  // Every head decoded, and its first 8 bytes, big-endian, zero-padded (FindBlock compares
+  // these first); empty until all are decoded.
+  mutable BlockKeys heads_;
+  mutable std::vector<uint64_t> head_prefixes_;
+  mutable size_t head_decodes_ = 0;       // heads decoded on demand (search steps counted as one)
+  mutable std::string head_, next_head_;  // the heads of the block a reader reads, on demand
+  // Group g holds blocks g × kBlocksPerPart … as read (its stored part, framing included) or
+  // built (the blocks alone); empty until held.
+  mutable std::vector<std::vector<uint8_t>> groups_;
+  mutable std::vector<bool> group_held_;
+  mutable size_t groups_held_ = 0;
+  mutable std::vector<BlockSpan> block_spans_;  // per block, once its group is held
+  PartReader read_part_;                        // null for a base built or loaded
+  mutable std::string scratch_;                 // Find's and LowerBound's decoding buffer
   // StoredBytes and HeadIndexBytes, computed once (a base does not change; 0: not yet).
   mutable size_t stored_bytes_ = 0;
   mutable size_t head_index_bytes_ = 0;

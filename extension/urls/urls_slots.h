@@ -6,7 +6,9 @@ namespace crawldb::urls {
 
 // Statements on the shadow tables, by slot (StatementSql holds the SQL).
 enum Slot {
-  kReadBase,
+  kReadBaseFront,
+  kReadBasePart,
+  kCountBaseParts,
   kClearBase,
   kWriteBasePart,
   kReadLogSince,

@@ -42,9 +42,12 @@ constexpr int64_t kMaxLoggedUrls = 16384;
 absl::Status UrlsTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
-                           ReadParts(kReadBase, "base part"));
+                           ReadParts(kReadBaseFront, "base part"));
   std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
-  absl::StatusOr<UrlBase> base = UrlBase::Load(spans);
+  // The groups of blocks are read when a look-up needs them: after this connection's catch-up
+  // with the other connections, so from the base loaded here until an optimize reloads it.
+  absl::StatusOr<UrlBase> base =
+      UrlBase::Open(spans, [this](size_t part) { return ReadBasePart(part); });
   if (!base.ok() && base.status().code() == absl::StatusCode::kFailedPrecondition) {
     return UserError(kUrlsModule, absl::StrCat("table '", name(), "': ", base.status().message()));
   }
@@ -228,6 +231,15 @@ absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> UrlsTable::ReadRun(size
   if (!row) return std::optional<StoredRun>();
   absl::Span<const uint8_t> data = select.ColumnBlob(1);
   return std::optional<StoredRun>(StoredRun{select.ColumnInt64(0), {data.begin(), data.end()}});
+}
+
+absl::StatusOr<std::optional<std::vector<uint8_t>>> UrlsTable::ReadBasePart(size_t part) {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadBasePart));
+  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return std::optional<std::vector<uint8_t>>();
+  absl::Span<const uint8_t> data = select.ColumnBlob(0);
+  return std::optional<std::vector<uint8_t>>(std::vector<uint8_t>(data.begin(), data.end()));
 }
 
 absl::Status UrlsTable::ReadPending(

@@ -120,7 +120,10 @@ std::vector<std::string> UrlsTable::StatementSql() const {
   const std::string ids = ShadowName("ids");
   const std::string deleted = ShadowName("deleted");
   std::vector<std::string> sql(kSlotCount);
-  sql[kReadBase] = absl::StrCat("SELECT part, data FROM ", base, " ORDER BY part");
+  sql[kReadBaseFront] = absl::StrCat("SELECT part, data FROM ", base, " WHERE part < ",
+                                     kFirstGroupPart, " ORDER BY part");
+  sql[kReadBasePart] = absl::StrCat("SELECT data FROM ", base, " WHERE part = ?1");
+  sql[kCountBaseParts] = absl::StrCat("SELECT count(*) FROM ", base);
   sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
   sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");
   sql[kReadLogSince] = absl::StrCat("SELECT seq, first_id, added, deleted FROM ", log,
@@ -345,9 +348,11 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   const UrlBase& base = store_.base();
   const size_t live = store_.live_count();
-  const size_t stored = base.StoredBytes();
   const size_t held_parts = store_.held_parts();
   const size_t memory = store_.MemoryBytes();
+  // The stored sizes count every group of blocks: read those not read yet.
+  if (absl::Status status = base.ReadAll(); !status.ok()) return Corrupt(status);
+  const size_t stored = base.StoredBytes();
   // The parts' figures: every part is read (through the cache).
   size_t merged = 0, pending_urls = 0, pending_key_bytes = 0, parts_bytes = 0;
   for (size_t number = 0; number < kUrlParts; ++number) {
@@ -425,11 +430,34 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
       }
     }
   }
-  // Every base key decodes, is a valid canonical key, and keys increase strictly.
+  // Every base row is one of its parts, every head decodes and the heads increase, every group
+  // of blocks reads (each reported once), every base key decodes, is a valid canonical key, and
+  // keys increase strictly.
+  const UrlBase& base = store_.base();
+  {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement count, Use(kCountBaseParts));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, count.Step());
+    const int64_t rows = row ? count.ColumnInt64(0) : 0;
+    if (rows != static_cast<int64_t>(base.StoredPartCount())) {
+      problem(
+          absl::StrCat("the base has ", rows, " parts, its header says ", base.StoredPartCount()));
+    }
+  }
+  const absl::Status heads = base.DecodeAllHeads();
+  if (!heads.ok()) problem(std::string(heads.message()));
   std::string previous;
   BlockKeys keys;
-  for (size_t block = 0; block < store_.base().block_count(); ++block) {
-    if (absl::Status status = store_.base().DecodeBlock(block, &keys); !status.ok()) {
+  // Groups that do not read: their ids are reported once here rather than once each below.
+  std::vector<bool> unread_groups(base.block_count() / kBlocksPerPart + 1, false);
+  for (size_t block = 0; block < base.block_count(); ++block) {
+    if (absl::Status status = base.ReadGroupOf(block); !status.ok()) {
+      problem(std::string(status.message()));
+      unread_groups[block / kBlocksPerPart] = true;
+      block = (block / kBlocksPerPart + 1) * kBlocksPerPart - 1;  // the next group
+      continue;
+    }
+    if (!heads.ok()) continue;  // the blocks cannot be read without their heads
+    if (absl::Status status = base.DecodeBlock(block, &keys); !status.ok()) {
       problem(absl::StrCat("base block ", block, ": ", status.message()));
       continue;
     }
@@ -489,6 +517,10 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
   // Every live id maps to a key that maps back to it.
   for (int64_t id = 1; id <= store_.max_id(); ++id) {
     if (!store_.IsLive(id)) continue;
+    if (static_cast<size_t>(id) <= base.size() &&
+        (!heads.ok() || unread_groups[(id - 1) / (kKeysPerBlock * kBlocksPerPart)])) {
+      continue;
+    }
     absl::StatusOr<std::optional<std::string>> key = store_.KeyOf(id);
     if (!key.ok() || !key->has_value()) {
       problem(absl::StrCat("id ", id, " has no URL"));

@@ -5,9 +5,9 @@
 //   columns: id INTEGER (= rowid), url TEXT (normalised), host TEXT, fp INTEGER, and the hidden
 //   command column named like the table: INSERT INTO urls(urls) VALUES ('optimize').
 //   cache_mb  the bound, in MiB, on the parts and id-map chunks one connection holds beyond
-//             those with uncommitted adds (url_store.h; 0: only the part in use); the base is
-//             held whole. When not given, the connection's bound (crawldb_cache_mb(), 256 by
-//             default; maintenance_functions.h)
+//             those with uncommitted adds (url_store.h; 0: only the part in use); the base's
+//             groups of blocks read are all kept. When not given, the connection's bound
+//             (crawldb_cache_mb(), 256 by default; maintenance_functions.h)
 //   log_tail_kb  the log rows, in KiB, after which a commit folds the log tail (below;
 //             0 .. 1048576): a larger tail folds less often, and every connection holds it and
 //             reads it at open; 0 folds every commit
@@ -32,9 +32,10 @@
 // optimize (its log, parts and deleted tables empty), and made 5 by the first commit; otherwise
 // refused with the way out (optimize with the build that wrote it). Older formats are refused.
 //
-// Opening reads the config, the base, the deleted ids, the parts' model and the log tail: no
-// part. A statement reads the parts it needs (their run and pending rows) and the id-map
-// chunks, kept in the store's cache (cache_mb).
+// Opening reads the config, the base's header, model and head index, the deleted ids, the parts'
+// model and the log tail: no part, and no group of base blocks. A statement reads the parts it
+// needs (their run and pending rows) and the id-map chunks, kept in the store's cache
+// (cache_mb), and the groups of base blocks it needs (url_base.h), kept until the next optimize.
 //
 // The log tail. A commit writes its <t>_log row with its URLs in it, by part, and no pending
 // row, so that a small commit writes a page or two (and its id-map chunk) rather than a row in
@@ -179,6 +180,8 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   absl::Status WritePartRow(int64_t part, int64_t seq, const std::vector<uint8_t>& data);
   // store_.Part, a failure made SQLITE_CORRUPT_VTAB.
   absl::StatusOr<std::shared_ptr<LoadedPart>> HeldPart(size_t part);
+  // A stored part of <t>_base (UrlBase::PartReader), for the base's groups of blocks.
+  absl::StatusOr<std::optional<std::vector<uint8_t>>> ReadBasePart(size_t part);
   // UrlStoreSource
   absl::StatusOr<std::optional<StoredRun>> ReadRun(size_t part) override;
   absl::Status ReadPending(

@@ -6,8 +6,13 @@
 // Properties: nothing crashes and every error is a DataLossError (FailedPrecondition for a base
 // of another version); when every block of what loads decodes, its keys strictly increase, Get,
 // Find and LowerBound agree with them (a partition's Find where its filter may hold the key,
-// and its ids are ≥ 1), and what it stores again loads with the same keys (and ids).
+// and its ids are ≥ 1), and what it stores again loads with the same keys (and ids). A base is
+// also opened as a table opens it (UrlBase::Open, its groups read on demand): what Load refuses
+// fails a look-up or ReadAll with a DataLossError, or opens when the damage is in a group; what
+// Load takes answers the same.
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,13 +70,47 @@ void CheckLookups(const UrlBase& base, const std::vector<std::string>& keys, May
   }
 }
 
+// The same parts opened as a table opens them, the groups read when first needed: every
+// look-up answers or fails with a DataLossError; when Load took the parts and decoded `keys`,
+// the look-ups agree with them.
+void CheckOpened(absl::Span<const absl::Span<const uint8_t>> parts, const UrlBase* loaded,
+                 const std::vector<std::string>* keys) {
+  const size_t front = std::min(parts.size(), urls::kFirstGroupPart);
+  absl::StatusOr<UrlBase> base =
+      UrlBase::Open(parts.subspan(0, front),
+                    [&](size_t part) -> absl::StatusOr<std::optional<std::vector<uint8_t>>> {
+                      if (part >= parts.size()) return std::nullopt;
+                      return std::vector<uint8_t>(parts[part].begin(), parts[part].end());
+                    });
+  if (!base.ok()) {
+    FUZZ_CHECK(absl::IsDataLoss(base.status()) || absl::IsFailedPrecondition(base.status()));
+    FUZZ_CHECK(loaded == nullptr);
+    return;
+  }
+  std::string key;
+  for (size_t rank = 0; rank < base->size() && rank < kMaxCheckedKeys; rank += 7) {
+    absl::Status got = base->Get(rank, &key);
+    FUZZ_CHECK(got.ok() || absl::IsDataLoss(got));
+    if (keys != nullptr && rank < keys->size()) FUZZ_CHECK(got.ok() && key == (*keys)[rank]);
+    if (!got.ok()) continue;
+    absl::StatusOr<std::optional<size_t>> found = base->Find(key);
+    FUZZ_CHECK(found.ok() || absl::IsDataLoss(found.status()));
+    if (keys != nullptr && rank < keys->size()) FUZZ_CHECK(found.ok() && *found == rank);
+  }
+  absl::Status whole = base->ReadAll();
+  FUZZ_CHECK(whole.ok() || absl::IsDataLoss(whole));
+  if (loaded != nullptr) FUZZ_CHECK(whole.ok() && base->Parts() == loaded->Parts());
+}
+
 void CheckBase(absl::Span<const absl::Span<const uint8_t>> parts) {
   absl::StatusOr<UrlBase> base = UrlBase::Load(parts);
   if (!base.ok()) {
     FUZZ_CHECK(absl::IsDataLoss(base.status()) || absl::IsFailedPrecondition(base.status()));
+    CheckOpened(parts, nullptr, nullptr);
     return;
   }
   std::optional<std::vector<std::string>> keys = DecodeAll(*base);
+  CheckOpened(parts, &*base, keys ? &*keys : nullptr);
   if (!keys.has_value()) return;
   CheckLookups(*base, *keys, [](std::string_view) { return true; });
   const std::vector<std::vector<uint8_t>> stored = base->Parts();

@@ -121,6 +121,57 @@ TEST(UrlBase, ServesEverySizeAroundBlocksAndParts) {
   }
 }
 
+// Open reads parts 0 to 2; each group of blocks is read the first time a look-up needs it, and
+// once. A failed read is returned as it is and not kept.
+TEST(UrlBase, OpenReadsEachGroupOnceWhenALookUpFirstNeedsIt) {
+  const size_t kPart = kKeysPerBlock * kBlocksPerPart;
+  const std::vector<std::string> keys = SyntheticKeys(3 * kPart + 5);
+  const std::vector<std::vector<uint8_t>> parts = Build(keys).Parts();
+  ASSERT_EQ(parts.size(), 7u);  // header, model, heads, 4 groups
+  std::vector<int> reads(parts.size());
+  absl::Status failure;  // what the next read returns, when not ok
+  auto read_part = [&](size_t part) -> absl::StatusOr<std::optional<std::vector<uint8_t>>> {
+    if (!failure.ok()) return failure;
+    ++reads.at(part);
+    if (part == 6) return std::nullopt;  // the last group's row is missing
+    return parts[part];
+  };
+  const std::vector<absl::Span<const uint8_t>> front(parts.begin(), parts.begin() + 3);
+  absl::StatusOr<UrlBase> base = UrlBase::Open(front, read_part);
+  ASSERT_TRUE(base.ok()) << base.status();
+  EXPECT_FALSE(base->whole());
+  std::string key;
+  ASSERT_TRUE(base->Get(kPart + 3, &key).ok());
+  EXPECT_EQ(key, keys[kPart + 3]);
+  EXPECT_EQ(*base->Find(keys[2 * kPart + 40]), 2 * kPart + 40);
+  EXPECT_EQ(*base->Find(keys[kPart + 9]), kPart + 9);
+  EXPECT_EQ(reads, (std::vector<int>{0, 0, 0, 0, 1, 1, 0}));
+  EXPECT_FALSE(base->whole());  // and the heads are still coded: three look-ups
+
+  failure = absl::UnavailableError("disk I/O error");
+  EXPECT_EQ(base->Get(7, &key), failure);
+  failure = absl::OkStatus();
+  EXPECT_EQ(base->Get(3 * kPart, &key), absl::DataLossError("url base: part 6 is missing"));
+  EXPECT_EQ(base->ReadAll(), absl::DataLossError("url base: part 6 is missing"));
+  EXPECT_EQ(reads, (std::vector<int>{0, 0, 0, 1, 1, 1, 2}));
+  for (size_t rank = 0; rank < 3 * kPart; ++rank) {
+    ASSERT_TRUE(base->Get(rank, &key).ok()) << rank;
+    ASSERT_EQ(key, keys[rank]);
+    ASSERT_EQ(*base->Find(keys[rank]), rank);
+  }
+  EXPECT_EQ(reads, (std::vector<int>{0, 0, 0, 1, 1, 1, 2}));
+
+  // Every part there: the base opened serves as the one loaded, and stores the same parts.
+  absl::StatusOr<UrlBase> opened =
+      UrlBase::Open(front, [&](size_t part) -> absl::StatusOr<std::optional<std::vector<uint8_t>>> {
+        return parts[part];
+      });
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  ExpectServes(*opened, keys);
+  EXPECT_TRUE(opened->whole());  // every group read; the heads decoded once the look-ups were many
+  EXPECT_EQ(opened->Parts(), parts);
+}
+
 TEST(UrlBase, RefusesUnsortedAndOverlongKeys) {
   UrlBaseBuilder unsorted;
   ASSERT_TRUE(unsorted.Add("com,b(").ok());
