@@ -20,7 +20,12 @@ namespace {
 class LinksDifferential {
  public:
   explicit LinksDifferential(uint32_t seed, std::optional<int> cache_mb = std::nullopt)
-      : random_(seed), path_(TempDbPath("links_differential")), cache_mb_(cache_mb) {
+      // Each run its own file: ctest runs the two tests side by side.
+      : random_(seed),
+        path_(TempDbPath(cache_mb.has_value()
+                             ? "links_differential_cache_" + std::to_string(*cache_mb)
+                             : "links_differential")),
+        cache_mb_(cache_mb) {
     Open();
     db_->exec(
         "CREATE VIRTUAL TABLE urls USING crawldb_urls;"
