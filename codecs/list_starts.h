@@ -100,8 +100,6 @@ class ListStarts {
   static absl::StatusOr<ListStarts> ParseDeferred(const PagedBytes& pages, uint64_t offset,
                                                   uint32_t node_count, uint64_t total,
                                                   uint64_t* end);
-  // Whether every invariant was checked when the starts were made (Parse, Build).
-  bool checked() const { return checked_; }
   // Checks the bodies of paged starts (fetching them) as Parse does; OK at once if checked().
   // Once it passed, every node's span is Get's to read.
   absl::Status CheckRecords() const;
