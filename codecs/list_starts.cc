@@ -129,21 +129,20 @@ absl::StatusOr<ListStarts> ListStarts::BuildOnePartition(absl::Span<const uint32
 }
 
 absl::Status ListStarts::ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count,
-                                     const EnsureFunction& ensure, uint64_t* size) {
+                                     uint64_t* size) {
   // Each read: make the bytes readable, then check they are there.
   uint64_t at = 0;
   bool fetch_failed = false;
   const auto take = [&](uint64_t count) {
     if (bytes.size() - at < count) return false;
-    if (!ensure(at, at + count)) {
+    if (pages_ != nullptr && !pages_->Ensure(offset_ + at, offset_ + at + count)) {
       fetch_failed = true;
       return false;
     }
     return true;
   };
   const auto failed = [&](const std::string& what) {
-    return fetch_failed ? absl::UnavailableError("list_starts: a part could not be read")
-                        : Corrupt(what);
+    return fetch_failed ? pages_->failure() : Corrupt(what);
   };
   if (!take(5)) return failed("truncated header");
   const uint8_t p = bytes[0];
@@ -207,7 +206,6 @@ absl::Status ListStarts::CheckBodies() const {
     pages_->BeginUse();
     return EnsureBytes(at, count);
   };
-  const absl::Status unread = absl::UnavailableError("list_starts: a part could not be read");
   uint64_t position = 0;  // Where the next partition starts.
   uint32_t next_exception = 0;
   for (const Layout& layout : layouts_) {
@@ -217,7 +215,7 @@ absl::Status ListStarts::CheckBodies() const {
     if (layout.width == 32) {
       uint64_t previous = position;
       for (uint64_t k = 0; k <= count; ++k) {
-        if (!readable(body + 4 * k, 4)) return unread;
+        if (!readable(body + 4 * k, 4)) return pages_->failure();
         const uint64_t begin = LoadLittleEndian<uint32_t>(body + 4 * k);
         if (k == 0 ? begin != position : begin < previous) {
           return Corrupt(
@@ -232,7 +230,7 @@ absl::Status ListStarts::CheckBodies() const {
       const uint64_t record_bytes = RecordBytes(layout.width, p);
       for (uint64_t r = 0; r * p < count; ++r) {
         const uint8_t* record = body + r * record_bytes;
-        if (!readable(record, record_bytes)) return unread;
+        if (!readable(record, record_bytes)) return pages_->failure();
         const uint64_t base = LoadLittleEndian<uint32_t>(record);
         if (base != position) {
           return Corrupt(absl::StrCat("record base ", base, " of node ", first_node + r * p,
@@ -274,9 +272,10 @@ absl::StatusOr<ListStarts> ListStarts::Parse(LittleEndianReader* in, uint32_t no
                                              uint64_t total) {
   ListStarts starts;
   starts.total_ = total;
-  absl::Status layout = starts.ParseLayout(
-      in->Rest(), node_count, [](uint64_t, uint64_t) { return true; }, &starts.size_);
-  if (!layout.ok()) return layout;
+  if (absl::Status layout = starts.ParseLayout(in->Rest(), node_count, &starts.size_);
+      !layout.ok()) {
+    return layout;
+  }
   absl::Span<const uint8_t> bytes;
   in->ReadBytes(starts.size_, &bytes);
   starts.bytes_.assign(bytes.begin(), bytes.end());
@@ -292,14 +291,11 @@ absl::StatusOr<ListStarts> ListStarts::ParseDeferred(const PagedBytes& pages, ui
   starts.pages_ = &pages;
   starts.offset_ = offset;
   starts.checked_ = false;
-  absl::Status layout = starts.ParseLayout(
-      pages.bytes().subspan(offset), node_count,
-      [&pages, offset](uint64_t from, uint64_t to) {
-        return pages.Ensure(offset + from, offset + to);
-      },
-      &starts.size_);
-  if (!layout.ok())
-    return layout.code() == absl::StatusCode::kUnavailable ? pages.failure() : layout;
+  if (absl::Status layout =
+          starts.ParseLayout(pages.bytes().subspan(offset), node_count, &starts.size_);
+      !layout.ok()) {
+    return layout;
+  }
   *end = offset + starts.size_;
   return starts;
 }
@@ -307,8 +303,7 @@ absl::StatusOr<ListStarts> ListStarts::ParseDeferred(const PagedBytes& pages, ui
 absl::Status ListStarts::CheckRecords() const {
   if (checked_) return absl::OkStatus();
   if (!pages_->bounded() && !pages_->Ensure(offset_, offset_ + size_)) return pages_->failure();
-  absl::Status status = CheckBodies();
-  return status.code() == absl::StatusCode::kUnavailable ? pages_->failure() : status;
+  return CheckBodies();
 }
 
 void ListStarts::AppendTo(std::vector<uint8_t>* out) const {
@@ -340,11 +335,27 @@ ListStarts::Range ListStarts::Get(uint32_t node) const {
   }
   const uint32_t p = entries_per_record_;
   const uint8_t* record = body + (i / p) * RecordBytes(layout.width, p);
-  const uint32_t j = i % p;
-  const uint32_t first = node - j;
+  Range range;
+  RecordRange<false>(record, layout.width, i % p, node - i % p, &range);
+  return range;
+}
+
+template <bool kChecked>
+bool ListStarts::RecordRange(const uint8_t* record, uint32_t width, uint32_t j, uint32_t first,
+                             Range* range) const {
   uint64_t begin = LoadLittleEndian<uint32_t>(record);
-  for (uint32_t k = 0; k < j; ++k) begin += Field(record, layout.width, k, first + k);
-  return {begin, begin + Field(record, layout.width, j, node)};
+  for (uint32_t k = 0; k <= j; ++k) {
+    const uint64_t field = Field(record, width, k, first + k);
+    if constexpr (kChecked) {
+      if (field == UINT64_MAX) return false;
+    }
+    if (k == j) {
+      *range = {begin, begin + field};
+      break;
+    }
+    begin += field;
+  }
+  return true;
 }
 
 bool ListStarts::GetChecked(uint32_t node, Range* range) const {
@@ -362,20 +373,9 @@ bool ListStarts::GetChecked(uint32_t node, Range* range) const {
   if (!pages_->Ensure(offset_ + at, offset_ + at + length)) return false;
   if (layout.width == 32) {
     *range = Get(node);
-  } else {
-    // Get's sum, with each field checked: an escape without its exception is corrupt.
-    const uint32_t p = entries_per_record_;
-    const uint8_t* record = data() + at;
-    const uint32_t j = i % p;
-    uint64_t begin = LoadLittleEndian<uint32_t>(record);
-    uint64_t length_of_node = 0;
-    for (uint32_t k = 0; k <= j; ++k) {
-      const uint64_t field = Field(record, layout.width, k, node - j + k);
-      if (field == UINT64_MAX) return false;
-      if (k < j) begin += field;
-      length_of_node = field;
-    }
-    *range = {begin, begin + length_of_node};
+  } else if (const uint32_t j = i % entries_per_record_;
+             !RecordRange<true>(data() + at, layout.width, j, node - j, range)) {
+    return false;  // an escape without its exception
   }
   return range->begin <= range->end && range->end <= total_;
 }

@@ -47,7 +47,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <vector>
 
@@ -138,15 +137,18 @@ class ListStarts {
     while (node - layout->first_node >= layout->node_count) ++layout;
     return *layout;
   }
-  // Makes bytes [begin, end) of `bytes` readable; false when they cannot be.
-  using EnsureFunction = std::function<bool(uint64_t begin, uint64_t end)>;
   // Reads P, the exceptions and the partition headers from `bytes` (which start with the
   // starts and may run past them), skipping the bodies; *size is set to the starts' bytes.
-  absl::Status ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count,
-                           const EnsureFunction& ensure, uint64_t* size);
+  // Paged (pages_ set): the bytes are fetched as read, and a failed fetch is pages_->failure().
+  absl::Status ParseLayout(absl::Span<const uint8_t> bytes, uint32_t node_count, uint64_t* size);
   // Checks the bodies against every invariant (the walk of Parse); paged starts whose parts may
-  // be dropped are read record by record.
+  // be dropped are read record by record (a failed fetch is pages_->failure()).
   absl::Status CheckBodies() const;
+  // The span of entry j of `record` (width 8 or 16), whose first node is `first`: Get's sum.
+  // kChecked: false when a field is an escape with no exception (unchecked starts only).
+  template <bool kChecked>
+  bool RecordRange(const uint8_t* record, uint32_t width, uint32_t j, uint32_t first,
+                   Range* range) const;
   // Paged: makes the `count` bytes from `at` (in data()) present, as far as the starts go.
   bool EnsureBytes(const uint8_t* at, uint64_t count) const {
     const uint64_t offset = offset_ + static_cast<uint64_t>(at - data());

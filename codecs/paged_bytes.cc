@@ -44,6 +44,8 @@ void PagedBytes::SetBudget(uint64_t bytes) const {
 bool PagedBytes::Ensure(uint64_t begin, uint64_t end) const {
   end = std::min(end, size_);
   if (begin >= end) return true;
+  // Every part read and none to drop: a warm look-up's steps cost no more than this test.
+  if (!bounded() && parts_present_.load(std::memory_order_acquire) == part_count_) return true;
   const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
   const size_t last = static_cast<size_t>((end - 1) / part_bytes_);
   for (size_t part = static_cast<size_t>(begin / part_bytes_); part <= last; ++part) {
@@ -65,7 +67,7 @@ bool PagedBytes::FetchPart(size_t part) const {
     return false;
   }
   present_[part].store(1, std::memory_order_release);
-  parts_present_.fetch_add(1, std::memory_order_relaxed);
+  parts_present_.fetch_add(1, std::memory_order_release);  // pairs with Ensure's acquire
   fetches_.fetch_add(1, std::memory_order_relaxed);
   if (bounded()) {
     held_.push_back(part);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <numeric>
 #include <tuple>
 #include <utility>
@@ -260,7 +261,7 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
                 symbols_.symbol(i).size());
   }
   // Per token: its byte length and the cluster that applies after it.
-  std::vector<uint32_t> token_info(token_count_);
+  token_info_.resize(token_count_);
   for (uint32_t t = 0; t < token_count_; ++t) {
     uint32_t bytes = 1;
     uint8_t last = static_cast<uint8_t>(t);
@@ -273,22 +274,17 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
       last = static_cast<uint8_t>(symbol.back());
     }
     const uint32_t next_cluster = bytes == 0 ? 0 : context_cluster_[last];
-    token_info[t] = bytes << 6 | next_cluster << kCodeBits | t << 17;
+    token_info_[t] = bytes << 6 | next_cluster << kCodeBits | t << 17;
   }
   token_codes_.resize(token_lengths_.size());
-  token_tables_.assign(static_cast<size_t>(cluster_count_) << kCodeBits, 0);
   for (int k = 0; k < cluster_count_; ++k) {
     const absl::Span<const uint8_t> lengths(token_lengths_.data() + k * token_count_, token_count_);
     const std::vector<uint32_t> codes = CanonicalCodes(lengths);
     std::copy(codes.begin(), codes.end(), token_codes_.begin() + k * token_count_);
-    uint32_t* table = token_tables_.data() + (static_cast<size_t>(k) << kCodeBits);
-    for (uint32_t t = 0; t < token_count_; ++t) {
-      if (lengths[t] == 0) continue;
-      const uint32_t first = codes[t] << (kCodeBits - lengths[t]);
-      std::fill_n(table + first, uint32_t{1} << (kCodeBits - lengths[t]),
-                  lengths[t] | token_info[t]);
-    }
   }
+  token_tables_.reset(static_cast<uint32_t*>(
+      std::calloc(static_cast<size_t>(cluster_count_) << kCodeBits, sizeof(uint32_t))));
+  if (token_tables_ == nullptr) throw std::bad_alloc();
   shared_codes_ = CanonicalCodes(shared_lengths_);
   shared_table_.assign(size_t{1} << kCodeBits, 0);
   for (uint32_t v = 0; v < 256; ++v) {
@@ -410,13 +406,29 @@ void UrlBlockModel::Tokenize(std::string_view key, size_t from,
 
 size_t UrlBlockModel::MemoryBytes() const {
   size_t bytes = sizeof(*this) + token_lengths_.capacity() + shared_lengths_.capacity() +
-                 (token_codes_.capacity() + shared_codes_.capacity() + token_tables_.capacity()) *
+                 (token_codes_.capacity() + shared_codes_.capacity() + token_info_.capacity() +
+                  (static_cast<size_t>(cluster_count_) << kCodeBits)) *
                      sizeof(uint32_t) +
                  shared_table_.capacity() * sizeof(uint16_t) + token_bytes_.capacity();
   for (const std::string& symbol : symbols_.symbols()) {
     bytes += sizeof(std::string) + 24 + (symbol.size() > 15 ? symbol.size() + 1 : 0);
   }
   return bytes;
+}
+
+bool UrlBlockModel::BuildTokenTable(uint32_t table) const {
+  const uint32_t k = table >> kCodeBits;
+  if (built_tables_ >> k & 1) return false;
+  uint32_t* const entries = token_tables_.get() + table;
+  for (uint32_t t = 0; t < token_count_; ++t) {
+    const int length = TokenLength(static_cast<int>(k), t);
+    if (length == 0) continue;
+    const uint32_t first = TokenCode(static_cast<int>(k), t) << (kCodeBits - length);
+    std::fill_n(entries + first, uint32_t{1} << (kCodeBits - length),
+                static_cast<uint32_t>(length) | token_info_[t]);
+  }
+  built_tables_ |= uint32_t{1} << k;
+  return true;
 }
 
 std::vector<uint8_t> UrlBlockModel::Serialize() const {

@@ -130,7 +130,7 @@ class Arguments {
     CRAWLDB_ASSIGN_OR_RETURN(const LinkStore* store, links->Current());
     links_ = links;
     auto graph = std::make_unique<CallGraph>();
-    graph->live_urls = links->LiveUrls();
+    CRAWLDB_ASSIGN_OR_RETURN(graph->live_urls, links->LiveUrls());
     graph->lists = std::make_unique<LinkGraphLists>(store, &graph->live_urls);
     return graph;
   }

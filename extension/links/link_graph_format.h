@@ -55,9 +55,11 @@ inline constexpr uint8_t kLogFormatVersion = 2;
 inline constexpr uint8_t kPlainLogFormatVersion = 1;
 // Largest body of changes one log row holds (SQLite's own limit on a blob is 1 GB).
 inline constexpr size_t kMaxLogBodyBytes = size_t{1} << 30;
-// 64 KiB: a part is 16 pages of 4 KiB, a look-up reads a few parts; a graph of 10^9 bytes is
-// 15,259 rows. Bases written with 1 MiB parts (before paging) are read the same way.
-inline constexpr size_t kGraphPartBytes = size_t{64} << 10;
+// 16 KiB: a part is 4 pages of 4 KiB, so a new connection's first look-up, which reads a few
+// parts per direction, reads (and faults in) tens of pages, not hundreds; a graph of 10^9 bytes
+// is 61,036 rows. Bases written with 64 KiB or 1 MiB parts are read the same way (part_bytes is
+// in the header).
+inline constexpr size_t kGraphPartBytes = size_t{16} << 10;
 
 // The parts of a base, part 0 first.
 std::vector<std::vector<uint8_t>> GraphParts(const codecs::EncodedGraph& out,

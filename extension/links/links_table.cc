@@ -166,18 +166,21 @@ urls::UrlIds* LinksTable::Urls() const {
   return urls_;
 }
 
-absl::StatusOr<urls::UrlIds*> LinksTable::ConnectUrls() {
+absl::StatusOr<urls::UrlIds*> LinksTable::ConnectUrls(UrlsNeed need) {
   urls::UrlIds* urls = Urls();
   if (urls == nullptr && connection() != nullptr && schema() == "main") {
     CRAWLDB_ASSIGN_OR_RETURN(urls, connection()->ConnectAs<urls::UrlIds>(urls_name_));
   }
-  if (urls != nullptr) CRAWLDB_RETURN_IF_ERROR(urls->CatchUpIds());
+  if (urls != nullptr) {
+    CRAWLDB_RETURN_IF_ERROR(need == UrlsNeed::kIds ? urls->CatchUpIds() : urls->CatchUpDeletions());
+  }
   return urls;
 }
 
-std::vector<bool> LinksTable::LiveUrls() const {
+absl::StatusOr<std::vector<bool>> LinksTable::LiveUrls() {
   std::vector<bool> live;
-  if (const urls::UrlIds* urls = Urls()) {
+  CRAWLDB_ASSIGN_OR_RETURN(const urls::UrlIds* urls, ConnectUrls(UrlsNeed::kIds));
+  if (urls != nullptr) {
     live.resize(static_cast<size_t>(std::min<int64_t>(urls->max_id(), UINT32_MAX)) + 1);
     for (size_t id = 1; id < live.size(); ++id) live[id] = urls->IsLive(static_cast<int64_t>(id));
   }
@@ -198,7 +201,7 @@ absl::StatusOr<const LinkStore*> LinksTable::Current() {
   CRAWLDB_RETURN_IF_ERROR(CatchUp());
   // A part the last statement could not read is read again when needed.
   store_.ClearReadFailures();
-  CRAWLDB_RETURN_IF_ERROR(ConnectUrls().status());
+  CRAWLDB_RETURN_IF_ERROR(ConnectUrls(UrlsNeed::kDeletions).status());
   return &store_;
 }
 
@@ -286,7 +289,7 @@ absl::Status LinksTable::Begin() {
   CRAWLDB_RETURN_IF_ERROR(LoggedTable::Begin());
   // Inserts check their ids against urls: with the write lock held, no other connection can
   // change it before this transaction ends.
-  return ConnectUrls().status();
+  return ConnectUrls(UrlsNeed::kIds).status();
 }
 
 absl::Status LinksTable::Sync() {

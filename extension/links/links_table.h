@@ -104,11 +104,14 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   const LinkStore& store() const { return store_; }
   // The urls table this graph's ids belong to, when connected; for the deleted-URL filter.
   urls::UrlIds* Urls() const;
-  // The same, connected first if need be, and caught up; nullptr when there is no such table.
-  absl::StatusOr<urls::UrlIds*> ConnectUrls();
+  // The same, connected first if need be, and caught up as far as `need` says (UrlIds: reading
+  // lists needs only the deleted ids, inserting and LiveUrls every id); nullptr when there is
+  // no such table.
+  enum class UrlsNeed { kDeletions, kIds };
+  absl::StatusOr<urls::UrlIds*> ConnectUrls(UrlsNeed need);
   // Whether each id is a live URL of that urls table — ids 1 to its max_id (at most 2^32 − 1),
-  // entry 0 unused — or empty when the table is not connected: what LinkGraphLists needs.
-  std::vector<bool> LiveUrls() const;
+  // entry 0 unused — or empty when there is no such table: what LinkGraphLists needs.
+  absl::StatusOr<std::vector<bool>> LiveUrls();
   const std::string& urls_name() const override { return urls_name_; }
 
  private:

@@ -20,6 +20,10 @@ class UrlIds {
 
   // Catches up with the commits of other connections.
   virtual absl::Status CatchUpIds() = 0;
+  // Catches up as far as HasDeletedIds and IsDeleted need: a table not loaded yet reads only
+  // whether any id is deleted, and loads nothing when none is (a new connection's look-up in
+  // outlinks then costs nothing in urls). The other members need CatchUpIds.
+  virtual absl::Status CatchUpDeletions() = 0;
   // Look-ups on the committed-or-own state, after catching up.
   virtual absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url) = 0;
   virtual absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) = 0;

@@ -32,6 +32,7 @@ enum Slot {
   kReadDeleted,
   kWriteDeleted,
   kClearDeleted,
+  kAnyDeleted,
   kCountSinceOptimize,
   kSlotCount
 };

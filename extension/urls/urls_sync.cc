@@ -39,6 +39,17 @@ constexpr int64_t kMaxLoggedUrls = 16384;
 // ---------------------------------------------------------------------------------------------
 // Loading and catching up.
 
+absl::Status UrlsTable::CatchUpDeletions() {
+  // Until the first load the store is empty (every write loads it first), so it has no deleted
+  // ids; an empty <t>_deleted says the committed state has none either.
+  if (!sync().loaded()) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement any, Use(kAnyDeleted));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, any.Step());
+    if (row && any.ColumnInt64(0) == 0) return absl::OkStatus();
+  }
+  return CatchUp();
+}
+
 absl::Status UrlsTable::LoadAll() {
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,

@@ -158,6 +158,7 @@ std::vector<std::string> UrlsTable::StatementSql() const {
   sql[kReadDeleted] = absl::StrCat("SELECT id FROM ", deleted);
   sql[kWriteDeleted] = absl::StrCat("INSERT INTO ", deleted, "(id) VALUES (?1)");
   sql[kClearDeleted] = absl::StrCat("DELETE FROM ", deleted);
+  sql[kAnyDeleted] = absl::StrCat("SELECT EXISTS (SELECT 1 FROM ", deleted, ")");
   sql[kCountSinceOptimize] =
       absl::StrCat("SELECT (SELECT count(*) FROM ", log, ") + (SELECT count(*) FROM ", parts,
                    ") + (SELECT count(*) FROM ", deleted, ")");

@@ -187,14 +187,20 @@ TEST_F(LinksTest, RollbackAndSavepointsUndoLinkChanges) {
   db_.exec("ROLLBACK");
 }
 
+// A new database file `path` with the schema and URLs 1 to 3, open.
+SQLite::Database FileWithThreeUrls(const std::string& path) {
+  SQLite::Database db = LoadedDb(path);
+  db.exec(kSchema);
+  db.exec(
+      "INSERT INTO urls(url) VALUES ('http://a.example/'), ('http://b.example/'), "
+      "('http://c.example/')");
+  return db;
+}
+
 TEST(LinksFile, PersistAcrossReopenAndReachOtherConnections) {
   std::string path = TempDbPath("links_persist");
   {
-    SQLite::Database db = LoadedDb(path);
-    db.exec(kSchema);
-    db.exec(
-        "INSERT INTO urls(url) VALUES ('http://a.example/'), ('http://b.example/'), "
-        "('http://c.example/')");
+    SQLite::Database db = FileWithThreeUrls(path);
     db.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2), (2, 3)");
     db.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')");
     db.exec("INSERT INTO outlinks(src, dst) VALUES (3, 1)");
@@ -212,6 +218,30 @@ TEST(LinksFile, PersistAcrossReopenAndReachOtherConnections) {
   EXPECT_EQ(Rows(first, "SELECT src, dst FROM outlinks"),
             (std::vector<std::string>{"1|3", "2|1", "2|3", "3|1"}));
   EXPECT_EQ(One(first, "SELECT crawldb_check()"), "ok");
+}
+
+// A connection that has not loaded urls reads lists without it while no id is deleted
+// (UrlIds::CatchUpDeletions), and hides the links of URLs another connection deletes.
+TEST(LinksFile, ConnectionsThatNeverLoadedUrlsHideLinksOfDeletedUrls) {
+  std::string path = TempDbPath("links_deleted_elsewhere");
+  SQLite::Database writer = FileWithThreeUrls(path);
+  writer.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2), (2, 3), (3, 1)");
+  writer.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')");
+  SQLite::Database reader = LoadedDb(path);
+  EXPECT_EQ(Rows(reader, "SELECT src, dst FROM outlinks"),
+            (std::vector<std::string>{"1|2", "2|3", "3|1"}));
+  writer.exec("DELETE FROM urls WHERE id = 2");
+  EXPECT_EQ(Rows(reader, "SELECT src, dst FROM outlinks"), (std::vector<std::string>{"3|1"}));
+  EXPECT_EQ(Rows(reader, "SELECT src FROM inlinks WHERE dst = 3"), std::vector<std::string>{});
+  SQLite::Database fresh = LoadedDb(path);
+  EXPECT_EQ(Rows(fresh, "SELECT src, dst FROM inlinks"), (std::vector<std::string>{"3|1"}));
+  // Inserting checks every id: the store is loaded then.
+  fresh.exec("INSERT INTO outlinks(src, dst) VALUES (1, 3)");
+  ExpectError(fresh, "INSERT INTO outlinks(src, dst) VALUES (2, 1)", SQLITE_CONSTRAINT,
+              "crawldb_links: no URL has id 2 in urls; insert the URL first");
+  EXPECT_EQ(Rows(reader, "SELECT src, dst FROM outlinks"),
+            (std::vector<std::string>{"1|3", "3|1"}));
+  EXPECT_EQ(One(fresh, "SELECT crawldb_check()"), "ok");
 }
 
 TEST_F(LinksTest, UrlsOptimizeRenumbersTheGraph) {
