@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -51,39 +50,63 @@ struct ShortStringHash {
 SymbolTable::SymbolTable() : SymbolTable(std::vector<std::string>()) {}
 
 SymbolTable::SymbolTable(std::vector<std::string> symbols) : symbols_(std::move(symbols)) {
-  // Build a pointer trie, then lay it out breadth first so each node's children are adjacent.
+  // Build a linked trie, each node's children kept in byte order (the root's in an array), then
+  // lay it out breadth first so each node's children are adjacent. Equal symbols end at one
+  // node, which names the last of them (FromSymbols refuses them).
   struct BuildNode {
     int32_t symbol = -1;
-    std::map<uint8_t, uint32_t> children;
+    uint32_t first_child = 0;  // 0: none (the root is no one's child)
+    uint32_t next_sibling = 0;
+    uint8_t byte = 0;
   };
   std::vector<BuildNode> build(1);
+  std::array<uint32_t, 256> root{};
   for (size_t i = 0; i < symbols_.size(); ++i) {
-    uint32_t node = 0;
-    for (char c : symbols_[i]) {
-      auto [it, fresh] = build[node].children.try_emplace(static_cast<uint8_t>(c), 0);
-      if (fresh) {
-        it->second = static_cast<uint32_t>(build.size());
-        build.emplace_back();
+    const std::string& symbol = symbols_[i];
+    uint32_t node = root[static_cast<uint8_t>(symbol[0])];
+    if (node == 0) {
+      node = root[static_cast<uint8_t>(symbol[0])] = static_cast<uint32_t>(build.size());
+      build.push_back({.byte = static_cast<uint8_t>(symbol[0])});
+    }
+    for (size_t k = 1; k < symbol.size(); ++k) {
+      const uint8_t byte = static_cast<uint8_t>(symbol[k]);
+      uint32_t before = 0;
+      uint32_t child = build[node].first_child;
+      while (child != 0 && build[child].byte < byte) {
+        before = child;
+        child = build[child].next_sibling;
       }
-      node = it->second;
+      if (child == 0 || build[child].byte != byte) {
+        const uint32_t added = static_cast<uint32_t>(build.size());
+        build.push_back({.next_sibling = child, .byte = byte});
+        (before == 0 ? build[node].first_child : build[before].next_sibling) = added;
+        child = added;
+      }
+      node = child;
     }
     build[node].symbol = static_cast<int32_t>(i);
   }
+  for (uint32_t byte = 0, last = 0; byte < 256; ++byte) {
+    if (root[byte] == 0) continue;
+    (last == 0 ? build[0].first_child : build[last].next_sibling) = root[byte];
+    last = root[byte];
+  }
   nodes_.assign(build.size(), Node{});
-  std::vector<uint32_t> new_index(build.size(), 0);  // BuildNode → Node; the root stays 0.
+  edge_bytes_.reserve(build.size() - 1);
+  edge_children_.reserve(build.size() - 1);
+  // Breadth first: a node's position in the queue is its new index, the root's 0.
   std::vector<uint32_t> queue = {0};
-  uint32_t next = 1;
+  queue.reserve(build.size());
   for (size_t q = 0; q < queue.size(); ++q) {
     const BuildNode& from = build[queue[q]];
-    Node& to = nodes_[new_index[queue[q]]];
+    Node& to = nodes_[q];
     to.symbol = from.symbol;
     to.first_edge = static_cast<uint32_t>(edge_bytes_.size());
-    to.edges = static_cast<uint32_t>(from.children.size());
-    for (const auto& [byte, child] : from.children) {
-      new_index[child] = next++;
-      edge_bytes_.push_back(byte);
-      edge_children_.push_back(new_index[child]);
+    for (uint32_t child = from.first_child; child != 0; child = build[child].next_sibling) {
+      edge_bytes_.push_back(build[child].byte);
+      edge_children_.push_back(static_cast<uint32_t>(queue.size()));
       queue.push_back(child);
+      ++to.edges;
     }
   }
   for (uint32_t e = 0; e < nodes_[0].edges; ++e) root_children_[edge_bytes_[e]] = edge_children_[e];
@@ -110,13 +133,17 @@ absl::StatusOr<SymbolTable> SymbolTable::FromSymbols(std::vector<std::string> sy
           " bytes, not in [", kMinSymbolBytes, ", ", kMaxSymbolBytes, "]"));
     }
   }
-  std::vector<std::string> sorted = symbols;
-  std::sort(sorted.begin(), sorted.end());
-  if (auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("symbol_table: symbol \"", absl::CHexEscape(*dup), "\" appears twice"));
+  SymbolTable table(std::move(symbols));
+  for (size_t i = 0; i < table.size(); ++i) {
+    // Equal symbols end at one trie node, which names only one of them.
+    const std::string_view symbol = table.symbol(i);
+    if (table.LongestMatch(symbol, 0) != std::pair<size_t, size_t>(i, symbol.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "symbol_table: symbol \"",
+          absl::CHexEscape(absl::string_view(symbol.data(), symbol.size())), "\" appears twice"));
+    }
   }
-  return SymbolTable(std::move(symbols));
+  return table;
 }
 
 SymbolTable SymbolTable::Learn(absl::Span<const std::string_view> sample, size_t max_symbols) {
