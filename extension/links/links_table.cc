@@ -531,7 +531,11 @@ absl::StatusOr<std::unique_ptr<InlinksTable>> InlinksTable::Connect(sqlite3* db,
 absl::StatusOr<LinksTable*> InlinksTable::Outlinks() const {
   LinksTable* links = nullptr;
   if (connection_ != nullptr) {
-    links = connection_->FindAs<LinksTable>(schema_, outlinks_);
+    if (outlinks_version_ != connection_->registry_version()) {
+      found_outlinks_ = connection_->FindAs<LinksTable>(schema_, outlinks_);
+      outlinks_version_ = connection_->registry_version();
+    }
+    links = found_outlinks_;
     if (links == nullptr) {
       CRAWLDB_ASSIGN_OR_RETURN(links, connection_->ConnectAs<LinksTable>(outlinks_));
     }

@@ -179,6 +179,10 @@ class InlinksTable : public VirtualTable {
   std::string schema_;
   std::string name_;
   std::string outlinks_;
+  // The outlinks table found while the connection's registry_version() stays at
+  // outlinks_version_ (as LinksTable::Urls(): a cursor opens per outer row of a subquery).
+  mutable LinksTable* found_outlinks_ = nullptr;
+  mutable uint64_t outlinks_version_ = UINT64_MAX;
   // The figures outlinks stored, read at connect: plans use them until outlinks is connected.
   PlanFigures outlinks_figures_;
 };
