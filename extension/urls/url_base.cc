@@ -140,18 +140,17 @@ absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_hea
   absl::StatusOr<std::vector<uint8_t>> block =
       codecs::EncodeUrlBlock(*base_.model_, keys, next_head);
   if (!block.ok()) return block.status();
-  if (base_.block_spans_.size() % kBlocksPerPart == 0) {
-    base_.groups_.emplace_back();
-    base_.group_held_.push_back(true);
+  if (base_.groups_.empty() || base_.groups_.back().spans.size() == kBlocksPerPart) {
+    base_.groups_.emplace_back().held = true;
     ++base_.groups_held_;
   }
-  std::vector<uint8_t>& group = base_.groups_.back();
-  if (group.size() + block->size() > std::numeric_limits<uint32_t>::max()) {
+  UrlBase::Group& group = base_.groups_.back();
+  if (group.bytes.size() + block->size() > std::numeric_limits<uint32_t>::max()) {
     return absl::ResourceExhaustedError("url base: a group of blocks passes 4 GiB");
   }
-  const auto begin = static_cast<uint32_t>(group.size());
-  group.insert(group.end(), block->begin(), block->end());
-  base_.block_spans_.push_back({begin, static_cast<uint32_t>(group.size())});
+  const auto begin = static_cast<uint32_t>(group.bytes.size());
+  group.bytes.insert(group.bytes.end(), block->begin(), block->end());
+  group.spans.push_back({begin, static_cast<uint32_t>(group.bytes.size())});
   base_.heads_.Append(keys[0]);
   base_.head_prefixes_.push_back(HeadPrefix(keys[0]));
   block_.Clear();
@@ -163,8 +162,10 @@ absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
     if (absl::Status status = FlushBlock(std::nullopt); !status.ok()) return status;
   }
   if (base_.count_ == 0) return UrlBase();
-  for (std::vector<uint8_t>& group : base_.groups_) group.shrink_to_fit();
-  base_.block_spans_.shrink_to_fit();
+  for (UrlBase::Group& group : base_.groups_) {
+    group.bytes.shrink_to_fit();
+    group.spans.shrink_to_fit();
+  }
   base_.heads_.ShrinkToFit();
   base_.head_prefixes_.shrink_to_fit();
   return std::move(base_);
@@ -258,8 +259,6 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   }
   base.coded_heads_ = *std::move(heads);
   base.groups_.resize(groups);
-  base.group_held_.assign(groups, false);
-  base.block_spans_.resize(blocks);
   if (read_part != nullptr) {
     base.read_part_ = std::move(read_part);
     return base;
@@ -277,7 +276,7 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
 }
 
 absl::Status UrlBase::ReadGroup(size_t group) const {
-  if (group_held_[group]) return absl::OkStatus();
+  if (groups_[group].held) return absl::OkStatus();
   const size_t part = GroupPart(group);
   if (read_part_ == nullptr) return Corrupt(absl::StrCat("part ", part, " was never read"));
   absl::StatusOr<std::optional<std::vector<uint8_t>>> stored = read_part_(part);
@@ -331,9 +330,7 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
     }
   }
   if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", part));
-  std::copy(spans.begin(), spans.end(), block_spans_.begin() + static_cast<ptrdiff_t>(first_block));
-  groups_[group] = std::move(bytes);
-  group_held_[group] = true;
+  groups_[group] = {std::move(bytes), std::move(spans), true};
   ++groups_held_;
   return absl::OkStatus();
 }
@@ -408,7 +405,7 @@ std::vector<std::vector<uint8_t>> UrlBase::KeyParts() const {
     std::vector<uint8_t>& part = parts.emplace_back();
     codecs::AppendVarint(last - first, &part);
     for (size_t b = first; b < last; ++b) {
-      codecs::AppendVarint(block_spans_[b].end - block_spans_[b].begin, &part);
+      codecs::AppendVarint(HeldBlockSize(b), &part);
     }
     for (size_t b = first; b < last; ++b) {
       const absl::Span<const uint8_t> block = HeldBlock(b);
@@ -584,7 +581,9 @@ size_t UrlBase::HeadIndexBytes() const {
 
 size_t UrlBase::BlockBytes() const {
   size_t bytes = 0;
-  for (const BlockSpan& span : block_spans_) bytes += span.end - span.begin;
+  for (const Group& group : groups_) {
+    for (const BlockSpan& span : group.spans) bytes += span.end - span.begin;
+  }
   return bytes;
 }
 
@@ -597,14 +596,15 @@ size_t UrlBase::MemoryBytes() const {
 }
 
 size_t UrlBase::KeysMemoryBytes() const {
-  size_t groups = groups_.capacity() * sizeof(std::vector<uint8_t>) + group_held_.capacity() / 8;
-  for (const std::vector<uint8_t>& group : groups_) groups += group.capacity();
-  return groups + block_spans_.capacity() * sizeof(BlockSpan) +
-         (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) + heads_.MemoryBytes() +
-         head_prefixes_.capacity() * sizeof(uint64_t) + head_.capacity() + next_head_.capacity() +
-         scratch_.capacity() + landmark_slots_.capacity() * sizeof(uint32_t) +
-         landmarks_.capacity() * sizeof(Landmarks) + landmark_keys_.capacity() +
-         landmark_scratch_.capacity();
+  size_t groups = groups_.capacity() * sizeof(Group);
+  for (const Group& group : groups_) {
+    groups += group.bytes.capacity() + group.spans.capacity() * sizeof(BlockSpan);
+  }
+  return groups + (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) +
+         heads_.MemoryBytes() + head_prefixes_.capacity() * sizeof(uint64_t) + head_.capacity() +
+         next_head_.capacity() + scratch_.capacity() +
+         landmark_slots_.capacity() * sizeof(uint32_t) + landmarks_.capacity() * sizeof(Landmarks) +
+         landmark_keys_.capacity() + landmark_scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {
@@ -617,7 +617,7 @@ size_t UrlBase::StoredBytes() const {
     const size_t last = std::min(block_count(), first + kBlocksPerPart);
     bytes += codecs::VarintLength(last - first);
     for (size_t b = first; b < last; ++b) {
-      bytes += codecs::VarintLength(block_spans_[b].end - block_spans_[b].begin);
+      bytes += codecs::VarintLength(groups_[b / kBlocksPerPart].held ? HeldBlockSize(b) : 0);
     }
   }
   if (whole()) stored_bytes_ = bytes;  // kept once it counts every group

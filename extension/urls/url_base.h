@@ -202,6 +202,14 @@ class UrlBase {
   struct BlockSpan {
     uint32_t begin, end;
   };
+  // Blocks g × kBlocksPerPart … (the last group fewer), as read (its stored part, framing
+  // included) or built (the blocks alone); empty until held, so that opening a base allocates
+  // per group, not per block.
+  struct Group {
+    std::vector<uint8_t> bytes;
+    std::vector<BlockSpan> spans;  // one per block once held
+    bool held = false;
+  };
   std::vector<uint8_t> HeaderPart() const;
   // Load's and Open's work: `parts` are the stored parts without the model part; model_bytes its
   // stored size (0 when stored elsewhere); model_parts: 1 when it was stored part 1, so that
@@ -235,9 +243,14 @@ class UrlBase {
   absl::StatusOr<absl::Span<const uint8_t>> Block(size_t block) const;
   // The bytes of block `block` of a group held.
   absl::Span<const uint8_t> HeldBlock(size_t block) const {
-    const BlockSpan span = block_spans_[block];
-    return absl::MakeConstSpan(groups_[block / kBlocksPerPart])
-        .subspan(span.begin, span.end - span.begin);
+    const Group& group = groups_[block / kBlocksPerPart];
+    const BlockSpan span = group.spans[block % kBlocksPerPart];
+    return absl::MakeConstSpan(group.bytes).subspan(span.begin, span.end - span.begin);
+  }
+  // The stored size of block `block` of a group held.
+  uint32_t HeldBlockSize(size_t block) const {
+    const BlockSpan span = groups_[block / kBlocksPerPart].spans[block % kBlocksPerPart];
+    return span.end - span.begin;
   }
   // Keys of block `block` read forward from its head (the others from the next block's head).
   size_t ForwardCount(size_t block) const;
@@ -261,14 +274,10 @@ class UrlBase {
   mutable std::vector<uint64_t> head_prefixes_;
   mutable size_t head_decodes_ = 0;       // heads decoded on demand (search steps counted as one)
   mutable std::string head_, next_head_;  // the heads of the block a reader reads, on demand
-  // Group g holds blocks g × kBlocksPerPart … as read (its stored part, framing included) or
-  // built (the blocks alone); empty until held.
-  mutable std::vector<std::vector<uint8_t>> groups_;
-  mutable std::vector<bool> group_held_;
+  mutable std::vector<Group> groups_;
   mutable size_t groups_held_ = 0;
-  mutable std::vector<BlockSpan> block_spans_;  // per block, once its group is held
-  PartReader read_part_;                        // null for a base built or loaded
-  mutable std::string scratch_;                 // Find's and LowerBound's decoding buffer
+  PartReader read_part_;         // null for a base built or loaded
+  mutable std::string scratch_;  // Find's and LowerBound's decoding buffer
   // StoredBytes and HeadIndexBytes, computed once (a base does not change; 0: not yet).
   mutable size_t stored_bytes_ = 0;
   mutable size_t head_index_bytes_ = 0;
