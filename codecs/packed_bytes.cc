@@ -72,6 +72,14 @@ absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
     return absl::OkStatus();
   }
   if (packing != kZstd) return damaged(absl::StrCat("unknown packing ", packing));
+  // Before allocating: a damaged size must not cost memory. The densest zstd block, an RLE
+  // block, takes 4 bytes (3 of header) for at most 128 KiB, and the frame's header says how
+  // many bytes it holds (AppendPackedBytes' frames all do).
+  constexpr uint64_t kMostBytesPerFrameByte = (uint64_t{128} << 10) / 4;
+  if (size / kMostBytesPerFrameByte > left) {
+    return damaged(absl::StrCat("a frame of ", left, " bytes cannot hold ", size));
+  }
+  if (ZSTD_getFrameContentSize(p, left) != size) return damaged("the frame holds another size");
   out->resize(size);
   DCtx own;
   DCtx& context = contexts != nullptr ? contexts->contexts_->decompress : own;

@@ -7,9 +7,10 @@
 // A packed run fills the span it is read from. Small runs stay plain: a zstd frame costs about
 // 17 bytes of header and checksum, more than it saves below kMinZstdBytes.
 //
-// ReadPackedBytes is bounded: it refuses a size above `max_size` before allocating, and a frame
-// that is damaged (zstd checks the frame's checksum) or holds another number of bytes, so that
-// damage is a DataLossError, never a read past the span or other bytes.
+// ReadPackedBytes is bounded: before allocating it refuses a size above `max_size`, above what
+// the frame's bytes could hold, or other than the frame's header says; then a frame that is
+// damaged (zstd checks the frame's checksum) or holds another number of bytes, so that damage is
+// a DataLossError, never a read past the span, other bytes, or memory for a size made up.
 #pragma once
 
 #include <cstddef>

@@ -59,5 +59,25 @@ TEST(PackedBytes, DamageAndOversizeAreDataLoss) {
   EXPECT_EQ(ReadPackedBytes(Bytes(plain), 100, "test", &out).message(), "test: unknown packing 7");
 }
 
+// A damaged size is refused before anything is allocated for it (found by the link_log fuzz
+// target: 14 bytes made a log row's reader allocate 512 MiB).
+TEST(PackedBytes, ASizeTheFrameCannotHoldIsRefusedBeforeAllocating) {
+  // Size 2^29, zstd, a frame header saying 2^29 bytes (single segment, 4-byte content size)
+  // and one empty raw block.
+  const std::string huge("\x80\x80\x80\x80\x02\x01\x28\xb5\x2f\xfd\xa0\x00\x00\x00\x20\x01\x00\x00",
+                         18);
+  std::string out;
+  absl::Status status = ReadPackedBytes(Bytes(huge), size_t{1} << 30, "test", &out);
+  EXPECT_EQ(status.message(), "test: a frame of 12 bytes cannot hold 536870912");
+  EXPECT_EQ(out.capacity(), std::string().capacity());
+  // A size the frame could hold but does not say: refused before allocating too.
+  std::string packed;
+  AppendPackedBytes(Text(5000), kFastZstdLevel, &packed);
+  packed[0] = static_cast<char>(packed[0] + 1);  // 5001 (the size's varint ends in 2 bytes)
+  EXPECT_EQ(ReadPackedBytes(Bytes(packed), 6000, "test", &out).message(),
+            "test: the frame holds another size");
+  EXPECT_EQ(out.capacity(), std::string().capacity());
+}
+
 }  // namespace
 }  // namespace crawldb::codecs
