@@ -25,8 +25,6 @@ PlanFigures LoggedTable::planning_figures() const {
   return sync_->loaded() ? RoundedStoreFigures() : sync_->stored_figures();
 }
 
-absl::Status LoggedTable::ReadStoredFigures() { return sync_->ReadFigures(); }
-
 absl::Status LoggedTable::SaveFigures() { return sync_->SaveFigures(RoundedStoreFigures()); }
 
 PlanFigures LoggedTable::RoundedStoreFigures() const {

@@ -38,7 +38,7 @@ class LoggedTable {
   absl::Status RollbackTo(int level);
 
   // The figures xBestIndex plans with (plan_figures.h): the store's own, rounded, once it is
-  // loaded; before that, the ones stored in the config (read by ReadStoredFigures).
+  // loaded; before that, the ones stored in the config (given by UseStoredFigures).
   PlanFigures planning_figures() const;
 
  protected:
@@ -54,8 +54,8 @@ class LoggedTable {
   // SQLITE_NOMEM, saying to roll back). Every xSync calls it first.
   absl::Status RefuseCommitAfterAllocationFailure() const;
 
-  // At connect: reads the stored figures.
-  absl::Status ReadStoredFigures();
+  // At connect: the figures stored in the config (ShadowTableSet::ReadStored).
+  void UseStoredFigures(const PlanFigures& figures) { sync_->UseStoredFigures(figures); }
   // Stores the store's figures when their rounding moved (TableSync::SaveFigures). Called by xSync and by every
   // statement that rewrites the shadow tables, so that each commit leaves them current.
   absl::Status SaveFigures();

@@ -36,12 +36,17 @@ absl::StatusOr<PlanFigures> ReadPlanFigures(sqlite3* db, absl::string_view modul
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
-    // A value that is not a count is ignored: the default plans well enough.
-    int64_t count = 0;
-    if (!absl::SimpleAtoi(select.ColumnText(1), &count) || count < 0) continue;
-    (select.ColumnText(0) == "plan.rows" ? figures.rows : figures.keys) = count;
+    TakePlanFigure(select.ColumnText(0), select.ColumnText(1), &figures);
   }
   return figures;
+}
+
+void TakePlanFigure(absl::string_view key, absl::string_view value, PlanFigures* figures) {
+  int64_t count = 0;
+  if ((key != "plan.rows" && key != "plan.keys") || !absl::SimpleAtoi(value, &count) || count < 0) {
+    return;
+  }
+  (key == "plan.rows" ? figures->rows : figures->keys) = count;
 }
 
 absl::Status WritePlanFigures(sqlite3* db, absl::string_view module, absl::string_view schema,

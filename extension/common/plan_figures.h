@@ -35,6 +35,11 @@ struct PlanFigures {
   bool operator!=(const PlanFigures& other) const { return !(*this == other); }
 };
 
+// Takes a config row into *figures when it is one of the figures ('plan.rows', 'plan.keys')
+// and holds a count; other rows, and values that are not counts, leave it as it is (the
+// default plans well enough).
+void TakePlanFigure(absl::string_view key, absl::string_view value, PlanFigures* figures);
+
 // The figures stored in the config of table `table` (a crawldb table of `module`); the defaults
 // when it has none.
 absl::StatusOr<PlanFigures> ReadPlanFigures(sqlite3* db, absl::string_view module,

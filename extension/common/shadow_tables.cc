@@ -63,26 +63,46 @@ absl::Status ShadowTableSet::Create(
   return absl::OkStatus();
 }
 
-absl::StatusOr<int> ShadowTableSet::CheckFormat(sqlite3* db, absl::string_view schema,
-                                                absl::string_view table) const {
-  absl::StatusOr<std::optional<std::string>> module = ReadConfig(db, schema, table, "module");
-  if (!module.ok()) {
+absl::StatusOr<ShadowTableSet::Stored> ShadowTableSet::ReadStored(sqlite3* db,
+                                                                  absl::string_view schema,
+                                                                  absl::string_view table) const {
+  Stored stored;
+  std::optional<std::string> module, format;
+  absl::Status read = [&]() -> absl::Status {
+    StatementCache once(
+        db, std::string(module_),
+        {absl::StrCat("SELECT key, value FROM ", QualifiedName(schema, table, kConfigSuffix),
+                      " WHERE key IN ('module', 'format_version', 'plan.rows', "
+                      "'plan.keys')")});
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, once.Use(0));
+    while (true) {
+      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+      if (!row) return absl::OkStatus();
+      const absl::string_view key = select.ColumnText(0);
+      if (key == "module") {
+        module.emplace(select.ColumnText(1));
+      } else if (key == "format_version") {
+        format.emplace(select.ColumnText(1));
+      } else {
+        TakePlanFigure(key, select.ColumnText(1), &stored.figures);
+      }
+    }
+  }();
+  if (!read.ok()) {
     return CorruptError(module_, absl::StrCat("cannot read the config of table '", table, "' (",
-                                              module.status().message(), ")"));
+                                              read.message(), ")"));
   }
-  if (!module->has_value()) {
+  if (!module.has_value()) {
     return CorruptError(module_, absl::StrCat("table '", table, "' has no module in its config"));
   }
-  if (**module != module_) {
+  if (*module != module_) {
     return UserError(module_,
-                     absl::StrCat("table '", table, "' was created by module '", **module,
+                     absl::StrCat("table '", table, "' was created by module '", *module,
                                   "', not '", module_, "'"),
-                     absl::StrCat("declare it with USING ", **module));
+                     absl::StrCat("declare it with USING ", *module));
   }
-  CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> text,
-                           ReadConfig(db, schema, table, "format_version"));
   int version = 0;
-  if (!text.has_value() || !absl::SimpleAtoi(*text, &version)) {
+  if (!format.has_value() || !absl::SimpleAtoi(*format, &version)) {
     return CorruptError(module_, absl::StrCat("table '", table, "' has no valid format version"));
   }
   if (version > format_version_) {
@@ -99,7 +119,8 @@ absl::StatusOr<int> ShadowTableSet::CheckFormat(sqlite3* db, absl::string_view s
                                   format_version_, ")"),
                      "export it with the crawldb that wrote it and import it again");
   }
-  return version;
+  stored.format_version = version;
+  return stored;
 }
 
 absl::Status ShadowTableSet::Drop(sqlite3* db, absl::string_view schema,

@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "extension/common/plan_figures.h"
 #include "extension/common/sqlite_api.h"
 
 namespace crawldb {
@@ -52,10 +53,15 @@ class ShadowTableSet {
   absl::Status Create(sqlite3* db, absl::string_view schema, absl::string_view table,
                       absl::Span<const std::pair<std::string, std::string>> options) const;
 
-  // Checks the config of an existing table: created by this module, with a format version this
-  // build reads. Returns the stored version.
-  absl::StatusOr<int> CheckFormat(sqlite3* db, absl::string_view schema,
-                                  absl::string_view table) const;
+  // What xConnect reads of an existing table's config, in one statement: its format version,
+  // checked (created by this module, a version this build reads), and the figures it plans
+  // with until its store is loaded (plan_figures.h; the defaults where none are stored).
+  struct Stored {
+    int format_version = 0;
+    PlanFigures figures;
+  };
+  absl::StatusOr<Stored> ReadStored(sqlite3* db, absl::string_view schema,
+                                    absl::string_view table) const;
 
   // Drop and Rename skip the shadow tables a file of an older format lacks.
   absl::Status Drop(sqlite3* db, absl::string_view schema, absl::string_view table) const;

@@ -91,13 +91,6 @@ absl::Status TableSync::TakeWriteLock() {
   return absl::OkStatus();
 }
 
-absl::Status TableSync::ReadFigures() {
-  CRAWLDB_ASSIGN_OR_RETURN(stored_figures_,
-                           ReadPlanFigures(db_, statements_->module(), schema_, table_));
-  stored_figures_known_ = true;
-  return absl::OkStatus();
-}
-
 absl::Status TableSync::SaveFigures(const PlanFigures& figures) {
   if (stored_figures_known_ && figures == stored_figures_) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(WritePlanFigures(db_, statements_->module(), schema_, table_, figures));

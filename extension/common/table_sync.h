@@ -55,9 +55,13 @@ class TableSync {
   // Takes the database's write lock without changing the user's last_insert_rowid().
   absl::Status TakeWriteLock();
 
-  // The plan figures of <t>_config (plan_figures.h): read at connect, written by SaveFigures
-  // only when `figures` differ from what is stored. A rollback makes the next save write.
-  absl::Status ReadFigures();
+  // The plan figures of <t>_config (plan_figures.h): read at connect (ShadowTableSet::ReadStored),
+  // written by SaveFigures only when `figures` differ from what is stored. A rollback makes the
+  // next save write.
+  void UseStoredFigures(const PlanFigures& figures) {
+    stored_figures_ = figures;
+    stored_figures_known_ = true;
+  }
   absl::Status SaveFigures(const PlanFigures& figures);
   const PlanFigures& stored_figures() const { return stored_figures_; }
   // After a rename: what the table's previous bookkeeping knew of its figures.

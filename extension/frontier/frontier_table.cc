@@ -208,7 +208,8 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Create(sqlite3* db
 absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* db, void* aux,
                                                                       const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, kPositional, kOptions));
-  CRAWLDB_ASSIGN_OR_RETURN(int stored_format, Shadow().CheckFormat(db, args.schema, args.table));
+  CRAWLDB_ASSIGN_OR_RETURN(ShadowTableSet::Stored stored,
+                           Shadow().ReadStored(db, args.schema, args.table));
   std::string declaration = absl::StrCat(
       "CREATE TABLE x(id INTEGER, url TEXT, host TEXT, depth INTEGER, priority INTEGER, "
       "state TEXT, due, attempts INTEGER, status INTEGER, ",
@@ -230,10 +231,10 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
       options.Given("cache_mb")
           ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
           : std::nullopt,
-      stored_format));
+      stored.format_version));
   table->tail_bound_bytes_ = static_cast<size_t>(options.Integer("log_tail_kb")) << 10;
   table->explicit_clock_ = options.Text("clock") == "explicit";
-  CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
+  table->UseStoredFigures(stored.figures);
   return table;
 }
 

@@ -142,7 +142,8 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, voi
                                                                 const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options,
                            VtabOptions::Parse(args, kLinksPositional, kLinksOptions));
-  CRAWLDB_RETURN_IF_ERROR(Shadow().CheckFormat(db, args.schema, args.table).status());
+  CRAWLDB_ASSIGN_OR_RETURN(ShadowTableSet::Stored stored,
+                           Shadow().ReadStored(db, args.schema, args.table));
   CRAWLDB_RETURN_IF_ERROR(DeclareLinkTable(
       db, absl::StrCat(", ", QuoteIdentifier(args.table), " HIDDEN, arg HIDDEN"), kLinksModule));
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
@@ -151,7 +152,7 @@ absl::StatusOr<std::unique_ptr<LinksTable>> LinksTable::Connect(sqlite3* db, voi
       options.Given("cache_mb")
           ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
           : std::nullopt));
-  CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
+  table->UseStoredFigures(stored.figures);
   return table;
 }
 

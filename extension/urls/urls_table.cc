@@ -187,7 +187,8 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* 
 absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void* aux,
                                                               const VtabArgs& args) {
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, {}, kOptions));
-  CRAWLDB_ASSIGN_OR_RETURN(int stored_format, Shadow().CheckFormat(db, args.schema, args.table));
+  CRAWLDB_ASSIGN_OR_RETURN(ShadowTableSet::Stored stored,
+                           Shadow().ReadStored(db, args.schema, args.table));
   std::string declaration =
       absl::StrCat("CREATE TABLE x(id INTEGER, url TEXT, host TEXT, fp INTEGER, ",
                    QuoteIdentifier(args.table), " HIDDEN)");
@@ -196,14 +197,14 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
   // SQLITE_CONSTRAINT from xUpdate then follows the statement's conflict clause.
   sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
   auto table = std::unique_ptr<UrlsTable>(
-      new UrlsTable(db, static_cast<Connection*>(aux), args, stored_format,
+      new UrlsTable(db, static_cast<Connection*>(aux), args, stored.format_version,
                     static_cast<size_t>(options.Integer("max_url_length")),
                     static_cast<size_t>(options.Integer("merge_bytes")),
                     static_cast<size_t>(options.Integer("log_tail_kb")) << 10,
                     options.Given("cache_mb")
                         ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
                         : std::nullopt));
-  CRAWLDB_RETURN_IF_ERROR(table->ReadStoredFigures());
+  table->UseStoredFigures(stored.figures);
   return table;
 }
 

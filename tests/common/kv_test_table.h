@@ -86,7 +86,7 @@ class KvTable : public VirtualTable {
                                                           const VtabArgs& args) {
     CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options,
                              VtabOptions::Parse(args, kKvPositional, kKvOptions));
-    CRAWLDB_RETURN_IF_ERROR(KvShadowTables().CheckFormat(db, args.schema, args.table).status());
+    CRAWLDB_RETURN_IF_ERROR(KvShadowTables().ReadStored(db, args.schema, args.table).status());
     int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(key INTEGER, value TEXT)");
     if (rc != SQLITE_OK) return SqliteFailure(db, rc, kKvModule);
     return std::unique_ptr<KvTable>(new KvTable(db, args, options.Integer("limit")));
