@@ -115,4 +115,14 @@ absl::Status UrlBlockIndex::Validate() const {
   return absl::OkStatus();
 }
 
+UrlBlockIndex UrlBlockIndex::EveryNth(size_t stride) const {
+  UrlBlockIndex sampled(*model_);
+  for (size_t b = 0; b < ends_.size(); b += stride) {
+    const absl::Span<const uint8_t> head = CodedHead(b);
+    sampled.bytes_.insert(sampled.bytes_.end(), head.begin(), head.end());
+    sampled.ends_.push_back(static_cast<uint32_t>(sampled.bytes_.size()));
+  }
+  return sampled;
+}
+
 }  // namespace crawldb::codecs

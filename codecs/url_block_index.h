@@ -65,6 +65,9 @@ class UrlBlockIndex {
   // Decodes every head and checks that they strictly increase.
   absl::Status Validate() const;
 
+  // The index of heads 0, stride, 2 × stride, … of this one, copied as coded (stride ≥ 1).
+  UrlBlockIndex EveryNth(size_t stride) const;
+
   // Bytes held: coded heads and offsets.
   size_t byte_size() const { return bytes_.size() + ends_.size() * sizeof(uint32_t); }
 

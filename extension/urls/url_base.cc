@@ -42,6 +42,24 @@ uint64_t HeadPrefix(std::string_view key) {
   return prefix;
 }
 
+// The number of heads ≤ key among `heads` (increasing), `prefixes` their HeadPrefix.
+size_t HeadsAtMost(const BlockKeys& heads, absl::Span<const uint64_t> prefixes,
+                   std::string_view key) {
+  const uint64_t prefix = HeadPrefix(key);
+  size_t low = 0;
+  size_t high = prefixes.size();  // invariant: head b ≤ key for b < low; > key for b ≥ high
+  while (low < high) {
+    const size_t middle = low + (high - low) / 2;
+    const uint64_t head_prefix = prefixes[middle];
+    if (head_prefix < prefix || (head_prefix == prefix && heads[middle] <= key)) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
 }  // namespace
 
 codecs::UrlBlockModelOptions UrlBaseModelOptions(size_t sample_bytes) {
@@ -143,6 +161,8 @@ absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_hea
   if (base_.groups_.empty() || base_.groups_.back().spans.size() == kBlocksPerPart) {
     base_.groups_.emplace_back().held = true;
     ++base_.groups_held_;
+    base_.heads_.Append(keys[0]);
+    base_.head_prefixes_.push_back(HeadPrefix(keys[0]));
   }
   UrlBase::Group& group = base_.groups_.back();
   if (group.bytes.size() + block->size() > std::numeric_limits<uint32_t>::max()) {
@@ -151,8 +171,8 @@ absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_hea
   const auto begin = static_cast<uint32_t>(group.bytes.size());
   group.bytes.insert(group.bytes.end(), block->begin(), block->end());
   group.spans.push_back({begin, static_cast<uint32_t>(group.bytes.size())});
-  base_.heads_.Append(keys[0]);
-  base_.head_prefixes_.push_back(HeadPrefix(keys[0]));
+  group.heads.Append(keys[0]);
+  group.head_prefixes.push_back(HeadPrefix(keys[0]));
   block_.Clear();
   return absl::OkStatus();
 }
@@ -165,6 +185,8 @@ absl::StatusOr<UrlBase> UrlBaseBuilder::Finish() {
   for (UrlBase::Group& group : base_.groups_) {
     group.bytes.shrink_to_fit();
     group.spans.shrink_to_fit();
+    group.heads.ShrinkToFit();
+    group.head_prefixes.shrink_to_fit();
   }
   base_.heads_.ShrinkToFit();
   base_.head_prefixes_.shrink_to_fit();
@@ -218,12 +240,15 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   if (*p == 1) {
     return absl::FailedPreconditionError(absl::StrCat(
         "url base: format version 1 (plain front-coded blocks) is no longer read, this build "
-        "reads version ",
+        "reads versions 2 and ",
         kBaseFormatVersion,
         "; export the URLs with the crawldb that wrote the table, then create it again and "
         "insert them"));
   }
-  if (*p != kBaseFormatVersion) return Corrupt(absl::StrCat("unknown format version ", *p));
+  const uint8_t version = *p;
+  if (version != 2 && version != kBaseFormatVersion) {
+    return Corrupt(absl::StrCat("unknown format version ", version));
+  }
   uint64_t count = 0, keys_per_block = 0, blocks_per_part = 0;
   p = codecs::ReadVarint(p + 1, end, &count);
   if (p != nullptr) p = codecs::ReadVarint(p, end, &keys_per_block);
@@ -250,14 +275,21 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   base.model_ = std::move(model);
   base.model_bytes_ = model_bytes;
   base.model_parts_ = model_parts;
+  base.version_ = version;
 
   absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[1]);
   if (!heads.ok()) return Corrupt(absl::StrCat("heads: ", heads.status().message()));
-  if (heads->size() != blocks) {
+  const size_t expected_heads = version == 2 ? blocks : groups;
+  if (heads->size() != expected_heads) {
     return Corrupt(
-        absl::StrCat("the head index holds ", heads->size(), " heads, expected ", blocks));
+        absl::StrCat("the head index holds ", heads->size(), " heads, expected ", expected_heads));
   }
-  base.coded_heads_ = *std::move(heads);
+  if (version == 2) {
+    base.coded_heads_ = heads->EveryNth(kBlocksPerPart);
+    base.version2_heads_ = *std::move(heads);
+  } else {
+    base.coded_heads_ = *std::move(heads);
+  }
   base.groups_.resize(groups);
   if (read_part != nullptr) {
     base.read_part_ = std::move(read_part);
@@ -301,6 +333,35 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
     return Corrupt(
         absl::StrCat("part ", part, " holds ", part_blocks, " blocks, expected ", expected));
   }
+  Group held;
+  if (version_ == 2) {
+    if (absl::Status status =
+            DecodeGroupHeads(group, *version2_heads_, first_block, part_blocks, &held);
+        !status.ok()) {
+      return status;
+    }
+  } else {
+    uint64_t heads_bytes = 0;
+    q = codecs::ReadVarint(q, part_end, &heads_bytes);
+    if (q == nullptr || heads_bytes > static_cast<uint64_t>(part_end - q)) {
+      return Corrupt(absl::StrCat("part ", part, " has a malformed head index"));
+    }
+    absl::StatusOr<UrlBlockIndex> heads =
+        UrlBlockIndex::Load(*model_, absl::MakeConstSpan(q, heads_bytes));
+    if (!heads.ok()) {
+      return Corrupt(absl::StrCat("part ", part, " heads: ", heads.status().message()));
+    }
+    if (heads->size() != part_blocks) {
+      return Corrupt(absl::StrCat("part ", part, " holds ", heads->size(), " heads for ",
+                                  part_blocks, " blocks"));
+    }
+    if (absl::Status status = DecodeGroupHeads(group, *heads, 0, part_blocks, &held);
+        !status.ok()) {
+      return status;
+    }
+    held.coded_heads_bytes = static_cast<uint32_t>(heads_bytes);
+    q += heads_bytes;
+  }
   std::vector<uint64_t> sizes(part_blocks);
   for (uint64_t& size : sizes) {
     q = q == nullptr ? nullptr : codecs::ReadVarint(q, part_end, &size);
@@ -330,8 +391,43 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
     }
   }
   if (q != part_end) return Corrupt(absl::StrCat("bytes after the last block of part ", part));
-  groups_[group] = {std::move(bytes), std::move(spans), true};
-  ++groups_held_;
+  held.bytes = std::move(bytes);
+  held.spans = std::move(spans);
+  held.held = true;
+  groups_[group] = std::move(held);
+  if (++groups_held_ == groups_.size()) version2_heads_.reset();
+  return absl::OkStatus();
+}
+
+absl::Status UrlBase::DecodeGroupHeads(size_t group, const UrlBlockIndex& coded, size_t first,
+                                       size_t count, Group* into) const {
+  // The group's head bounds its heads from below, the next group's from above.
+  std::string bound;
+  if (absl::Status status = GroupHead(group, &bound); !status.ok()) return status;
+  std::string head;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t block = group * kBlocksPerPart + i;
+    if (absl::Status status = coded.Head(first + i, &head); !status.ok()) {
+      return Corrupt(absl::StrCat("head of block ", block, ": ", status.message()));
+    }
+    if (i == 0 ? head != bound : head <= into->heads[i - 1]) {
+      return Corrupt(absl::StrCat("head of block ", block,
+                                  i == 0 ? " is not its group's head" : " is not above the last"));
+    }
+    if (head.size() > std::numeric_limits<uint32_t>::max() - into->heads.byte_size()) {
+      return Corrupt("a group's heads hold more than 4 GiB");
+    }
+    into->heads.Append(head);
+    into->head_prefixes.push_back(HeadPrefix(head));
+  }
+  if (group + 1 < groups_.size()) {
+    if (absl::Status status = GroupHead(group + 1, &bound); !status.ok()) return status;
+    if (count > 0 && into->heads[count - 1] >= bound) {
+      return Corrupt(absl::StrCat("head of block ", group * kBlocksPerPart + count - 1,
+                                  " is not below the next group's"));
+    }
+  }
+  into->heads.ShrinkToFit();
   return absl::OkStatus();
 }
 
@@ -345,14 +441,14 @@ absl::Status UrlBase::ReadAll() const {
 absl::Status UrlBase::DecodeHeads() const {
   BlockKeys heads;
   std::vector<uint64_t> prefixes;
-  prefixes.reserve(block_count());
+  prefixes.reserve(groups_.size());
   std::string head;
-  for (size_t b = 0; b < block_count(); ++b) {
-    if (absl::Status status = coded_heads_->Head(b, &head); !status.ok()) {
-      return Corrupt(absl::StrCat("head ", b, ": ", status.message()));
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    if (absl::Status status = coded_heads_->Head(g, &head); !status.ok()) {
+      return Corrupt(absl::StrCat("head of group ", g, ": ", status.message()));
     }
-    if (b > 0 && head <= heads[b - 1]) {
-      return Corrupt(absl::StrCat("head ", b, " is not above head ", b - 1));
+    if (g > 0 && head <= heads[g - 1]) {
+      return Corrupt(absl::StrCat("head of group ", g, " is not above group ", g - 1, "'s"));
     }
     if (head.size() > std::numeric_limits<uint32_t>::max() - heads.byte_size()) {
       return Corrupt("the heads hold more than 4 GiB");
@@ -368,14 +464,18 @@ absl::Status UrlBase::DecodeHeads() const {
 }
 
 absl::Status UrlBase::DecodeHeadsWhenBusy() const {
-  if (heads_decoded() || head_decodes_ <= block_count() / kLazyHeadShare) return absl::OkStatus();
+  if (heads_decoded() || head_decodes_ <= groups_.size() / kLazyHeadShare) return absl::OkStatus();
   return DecodeHeads();
 }
 
-absl::Status UrlBase::HeadOf(size_t block, std::string* head) const {
+absl::Status UrlBase::GroupHead(size_t group, std::string* head) const {
+  if (heads_decoded()) {
+    head->assign(heads_[group]);
+    return absl::OkStatus();
+  }
   ++head_decodes_;
-  if (absl::Status status = coded_heads_->Head(block, head); !status.ok()) {
-    return Corrupt(absl::StrCat("head ", block, ": ", status.message()));
+  if (absl::Status status = coded_heads_->Head(group, head); !status.ok()) {
+    return Corrupt(absl::StrCat("head of group ", group, ": ", status.message()));
   }
   return absl::OkStatus();
 }
@@ -397,13 +497,18 @@ std::vector<std::vector<uint8_t>> UrlBase::Parts() const {
 std::vector<std::vector<uint8_t>> UrlBase::KeyParts() const {
   std::vector<std::vector<uint8_t>> parts = {HeaderPart()};
   if (count_ == 0) return parts;
-  absl::StatusOr<std::vector<uint8_t>> heads = HeadIndexPart();
+  absl::StatusOr<std::vector<uint8_t>> group_heads = HeadIndexPart();
   // Heads were coded once already, as their blocks' neighbours, and are increasing.
-  parts.push_back(heads.ok() ? *std::move(heads) : std::vector<uint8_t>());
+  parts.push_back(group_heads.ok() ? *std::move(group_heads) : std::vector<uint8_t>());
   for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
     const size_t last = std::min(block_count(), first + kBlocksPerPart);
     std::vector<uint8_t>& part = parts.emplace_back();
     codecs::AppendVarint(last - first, &part);
+    absl::StatusOr<std::vector<uint8_t>> heads = GroupHeadsPart(first / kBlocksPerPart);
+    // As above: the heads were checked in order when built or read.
+    if (!heads.ok()) heads = std::vector<uint8_t>();
+    codecs::AppendVarint(heads->size(), &part);
+    part.insert(part.end(), heads->begin(), heads->end());
     for (size_t b = first; b < last; ++b) {
       codecs::AppendVarint(HeldBlockSize(b), &part);
     }
@@ -418,8 +523,17 @@ std::vector<std::vector<uint8_t>> UrlBase::KeyParts() const {
 absl::StatusOr<std::vector<uint8_t>> UrlBase::HeadIndexPart() const {
   if (coded_heads_.has_value()) return coded_heads_->Serialize();
   UrlBlockIndex index(*model_);
-  for (size_t b = 0; b < heads_.size(); ++b) {
-    if (absl::Status status = index.Append(heads_[b]); !status.ok()) return status;
+  for (size_t g = 0; g < heads_.size(); ++g) {
+    if (absl::Status status = index.Append(heads_[g]); !status.ok()) return status;
+  }
+  return index.Serialize();
+}
+
+absl::StatusOr<std::vector<uint8_t>> UrlBase::GroupHeadsPart(size_t group) const {
+  const BlockKeys& heads = groups_[group].heads;
+  UrlBlockIndex index(*model_);
+  for (size_t i = 0; i < heads.size(); ++i) {
+    if (absl::Status status = index.Append(heads[i]); !status.ok()) return status;
   }
   return index.Serialize();
 }
@@ -441,18 +555,18 @@ absl::StatusOr<absl::Span<const uint8_t>> UrlBase::Block(size_t block) const {
 absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
   absl::StatusOr<absl::Span<const uint8_t>> bytes = Block(block);
   if (!bytes.ok()) return bytes.status();
-  const bool last = block + 1 == block_count();
-  if (heads_decoded()) {
-    return UrlBlockReader::Open(
-        *model_, heads_[block],
-        last ? std::nullopt : std::optional<std::string_view>(heads_[block + 1]), *bytes);
+  const Group& group = groups_[block / kBlocksPerPart];
+  const size_t index = block % kBlocksPerPart;
+  std::optional<std::string_view> next_head;
+  if (index + 1 < group.heads.size()) {
+    next_head = group.heads[index + 1];
+  } else if (block + 1 < block_count()) {  // the group's last block: the next group's head
+    if (absl::Status status = GroupHead(block / kBlocksPerPart + 1, &next_head_); !status.ok()) {
+      return status;
+    }
+    next_head = next_head_;
   }
-  if (absl::Status status = HeadOf(block, &head_); !status.ok()) return status;
-  if (!last) {
-    if (absl::Status status = HeadOf(block + 1, &next_head_); !status.ok()) return status;
-  }
-  return UrlBlockReader::Open(
-      *model_, head_, last ? std::nullopt : std::optional<std::string_view>(next_head_), *bytes);
+  return UrlBlockReader::Open(*model_, group.heads[index], next_head, *bytes);
 }
 
 static_assert(kKeysPerBlock <= 255, "UrlBase::Landmarks keeps key indices in bytes");
@@ -500,29 +614,28 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
   return reader;
 }
 
-absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> UrlBase::FindGroup(std::string_view key) const {
   if (absl::Status status = DecodeHeadsWhenBusy(); !status.ok()) return status;
   if (!heads_decoded()) {
     // Each step decodes a head up to its first difference from the key.
-    head_decodes_ += static_cast<size_t>(std::bit_width(block_count()));
-    absl::StatusOr<std::optional<size_t>> block = coded_heads_->FindBlock(key);
-    if (!block.ok()) return Corrupt(absl::StrCat("heads: ", block.status().message()));
-    return block;
+    head_decodes_ += static_cast<size_t>(std::bit_width(groups_.size()));
+    absl::StatusOr<std::optional<size_t>> group = coded_heads_->FindBlock(key);
+    if (!group.ok()) return Corrupt(absl::StrCat("heads: ", group.status().message()));
+    return group;
   }
-  const uint64_t prefix = HeadPrefix(key);
-  size_t low = 0;
-  size_t high = block_count();  // invariant: head b ≤ key for b < low; > key for b ≥ high
-  while (low < high) {
-    const size_t middle = low + (high - low) / 2;
-    const uint64_t head_prefix = head_prefixes_[middle];
-    if (head_prefix < prefix || (head_prefix == prefix && heads_[middle] <= key)) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
-  }
-  if (low == 0) return std::optional<size_t>();
-  return std::optional<size_t>(low - 1);
+  const size_t at_most = HeadsAtMost(heads_, head_prefixes_, key);
+  if (at_most == 0) return std::optional<size_t>();
+  return std::optional<size_t>(at_most - 1);
+}
+
+absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(std::string_view key) const {
+  absl::StatusOr<std::optional<size_t>> group = FindGroup(key);
+  if (!group.ok() || !group->has_value()) return group;
+  if (absl::Status status = ReadGroup(**group); !status.ok()) return status;
+  const Group& held = groups_[**group];
+  // At least the first: it is the group's head, ≤ key.
+  const size_t at_most = HeadsAtMost(held.heads, held.head_prefixes, key);
+  return std::optional<size_t>(**group * kBlocksPerPart + at_most - 1);
 }
 
 absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const {
@@ -574,9 +687,17 @@ size_t UrlBase::HeadIndexBytes() const {
   if (count_ == 0) return 0;
   if (head_index_bytes_ == 0) {
     absl::StatusOr<std::vector<uint8_t>> heads = HeadIndexPart();
-    head_index_bytes_ = heads.ok() ? heads->size() : 0;
+    size_t bytes = heads.ok() ? heads->size() : 0;
+    for (size_t g = 0; g < groups_.size(); ++g) bytes += GroupHeadsBytes(g);
+    head_index_bytes_ = bytes;
   }
   return head_index_bytes_;
+}
+
+size_t UrlBase::GroupHeadsBytes(size_t group) const {
+  if (groups_[group].coded_heads_bytes != 0) return groups_[group].coded_heads_bytes;
+  absl::StatusOr<std::vector<uint8_t>> heads = GroupHeadsPart(group);
+  return heads.ok() ? heads->size() : 0;
 }
 
 size_t UrlBase::BlockBytes() const {
@@ -598,13 +719,15 @@ size_t UrlBase::MemoryBytes() const {
 size_t UrlBase::KeysMemoryBytes() const {
   size_t groups = groups_.capacity() * sizeof(Group);
   for (const Group& group : groups_) {
-    groups += group.bytes.capacity() + group.spans.capacity() * sizeof(BlockSpan);
+    groups += group.bytes.capacity() + group.spans.capacity() * sizeof(BlockSpan) +
+              group.heads.MemoryBytes() + group.head_prefixes.capacity() * sizeof(uint64_t);
   }
   return groups + (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) +
-         heads_.MemoryBytes() + head_prefixes_.capacity() * sizeof(uint64_t) + head_.capacity() +
-         next_head_.capacity() + scratch_.capacity() +
-         landmark_slots_.capacity() * sizeof(uint32_t) + landmarks_.capacity() * sizeof(Landmarks) +
-         landmark_keys_.capacity() + landmark_scratch_.capacity();
+         (version2_heads_.has_value() ? version2_heads_->byte_size() : 0) + heads_.MemoryBytes() +
+         head_prefixes_.capacity() * sizeof(uint64_t) + next_head_.capacity() +
+         scratch_.capacity() + landmark_slots_.capacity() * sizeof(uint32_t) +
+         landmarks_.capacity() * sizeof(Landmarks) + landmark_keys_.capacity() +
+         landmark_scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {
@@ -615,7 +738,8 @@ size_t UrlBase::StoredBytes() const {
   bytes += model_bytes_ + HeadIndexBytes() + BlockBytes();
   for (size_t first = 0; first < block_count(); first += kBlocksPerPart) {
     const size_t last = std::min(block_count(), first + kBlocksPerPart);
-    bytes += codecs::VarintLength(last - first);
+    bytes += codecs::VarintLength(last - first) +
+             codecs::VarintLength(GroupHeadsBytes(first / kBlocksPerPart));
     for (size_t b = first; b < last; ++b) {
       bytes += codecs::VarintLength(groups_[b / kBlocksPerPart].held ? HeldBlockSize(b) : 0);
     }

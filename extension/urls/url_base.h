@@ -8,22 +8,27 @@
 // after optimize the URL with rank r has id r + 1.
 //
 // Stored form (the rows of the shadow table <t>_base, part 0 first; this header owns it):
-//   part 0   header := version:u8 (= kBaseFormatVersion = 2) key_count:varint
+//   part 0   header := version:u8 (= kBaseFormatVersion = 3) key_count:varint
 //                      keys_per_block:varint (= kKeysPerBlock) blocks_per_part:varint
 //                      (= kBlocksPerPart)
 //   when key_count = 0 there is no other part; else:
 //   part 1   model  := the UrlBlockModel, as codecs/url_block_model.h serializes it
-//   part 2   heads  := the UrlBlockIndex of the block heads, as codecs/url_block_index.h
-//                      serializes it, coded with the model of part 1; one head per block
-//   part p   group  := block_count:varint block_size:varint{block_count} block{block_count}
-//            for p = 3.., each holding blocks_per_part blocks (the last part fewer); a block is
-//            EncodeUrlBlock's output (codecs/url_block_codec.h) for its keys, the next block's
-//            head as next_head (none for the last block), so every block but the last has
-//            a backward part.
+//   part 2   group heads := the UrlBlockIndex (codecs/url_block_index.h) of the first head of
+//                      every group of blocks, coded with the model of part 1
+//   part p   group  := block_count:varint heads_bytes:varint heads block_size:varint{block_count}
+//                      block{block_count}
+//            for p = 3.., each holding blocks_per_part blocks (the last part fewer). heads is
+//            the UrlBlockIndex of the group's block heads (heads_bytes long); its first is the
+//            group's head in part 2. A block is EncodeUrlBlock's output
+//            (codecs/url_block_codec.h) for its keys, the next block's head as next_head (none
+//            for the last block), so every block but the last has a backward part.
 // Parts group blocks so that a row is tens of KiB: SQLite fills the overflow pages of a large
-// row completely, where one small row per page would leave much of each page empty.
-// Version 1 (plain front-coded blocks of 64 keys, codecs/front_coded_block.h) is refused with a
-// message saying how to move the URLs over.
+// row completely, where one small row per page would leave much of each page empty. The heads
+// index in two levels so that opening a base reads one head per group: 1/2048 of the keys.
+// Version 2 is read as well (written as 3 the next time the base is rebuilt): part 2 held every
+// block's head, and a group part had no heads (block_count block_size{…} block{…}); opening one
+// frames its whole head index, as before. Version 1 (plain front-coded blocks of 64 keys,
+// codecs/front_coded_block.h) is refused with a message saying how to move the URLs over.
 //
 // Reading. Load takes every stored part at once (tests, and a run's keys: url_part.h). Open,
 // what a table uses, takes parts 0 to 2 alone and reads a group of blocks (part 3 + g) through
@@ -36,27 +41,27 @@
 // statement's transaction or read snapshot, as it reads its runs (urls_table.h): the base
 // changes only at optimize, which bumps the generation and makes every connection load it
 // again, so a group read later belongs to the base opened.
-// The heads stay coded as stored: Get decodes the two it needs, Find and LowerBound
-// binary-search the coded heads (UrlBlockIndex::FindBlock, about log2(blocks) partial decodes),
-// until the heads decoded on demand pass 1/kLazyHeadShare of the head count; then every head
-// is decoded at once and held plain instead, as Load holds them (a busy connection pays the
-// decoding once, a short one never).
+// The group heads stay coded as stored: Find and LowerBound binary-search them
+// (UrlBlockIndex::FindBlock, about log2(groups) partial decodes), until the heads decoded on
+// demand pass 1/kLazyHeadShare of the group count; then they are decoded at once and held plain
+// instead, as Load holds them (a busy connection pays the decoding once, a short one never). A
+// group's block heads are decoded when the group is read; a look-up in it binary-searches them.
 //
-// Validation. Open checks the header, the whole model (UrlBlockModel::Load) and the head
-// index's framing; Load also decodes every head (they strictly increase) and reads every group.
-// Reading a group checks its block count, its block sizes against its bytes, and every block's
-// header (its key count and which halves it has, against the key count); a missing group part
-// is found then too. A head is checked when decoded (and the order of all of them once all are
-// decoded); a block's keys when it is decoded (the codec checks order and bounds as it goes);
-// crawldb_check() reads and decodes everything. Every failure is a DataLossError "url base: …",
-// never an out-of-bounds read; a group that fails to read is not kept, and look-ups in other
-// groups still answer.
+// Validation. Open checks the header, the whole model (UrlBlockModel::Load) and the group head
+// index's framing; Load also decodes every group head (they strictly increase) and reads every
+// group. Reading a group checks its block count, its heads (framing, strictly increasing, the
+// first equal to the group's head, the last below the next group's), its block sizes against
+// its bytes, and every block's header (its key count and which halves it has, against the key
+// count); a missing group part is found then too. A block's keys are checked when it is decoded
+// (the codec checks order and bounds as it goes); crawldb_check() reads and decodes everything.
+// Every failure is a DataLossError "url base: …", never an out-of-bounds read; a group that
+// fails to read is not kept, and look-ups in other groups still answer.
 //
-// Memory: the model (about 700 KB trained, see url_block_model.h), the groups read (each its
-// stored row) with two offsets per block, and the heads: coded as stored (0.8 bytes per URL on
-// the reddit keys) until they are all decoded, then plain, in a second arena: 1/kKeysPerBlock of
-// the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an integer
-// (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and Find's binary
+// Memory: the model (about 700 KB trained, see url_block_model.h); the group heads, coded as
+// stored (0.8 / 2048 bytes per URL on the reddit keys) until decoded, then plain; the groups
+// read: each its stored row, two offsets per block, and its block heads decoded — 1/kKeysPerBlock
+// of the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an
+// integer (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and the binary
 // search over them compares integers, rarely bytes; Parts() codes them again for the stored
 // form. A look-up then decodes part of one block. The first look-up
 // in a block decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and
@@ -84,14 +89,14 @@
 
 namespace crawldb::urls {
 
-inline constexpr uint8_t kBaseFormatVersion = 2;
+inline constexpr uint8_t kBaseFormatVersion = 3;
 inline constexpr size_t kKeysPerBlock = 32;
 // About 30 KiB of blocks per part on the reddit keys (15 bytes per key).
 inline constexpr size_t kBlocksPerPart = 64;
 // The stored number of the first group of blocks (after header, model and head index).
 inline constexpr size_t kFirstGroupPart = 3;
-// An opened base decodes all its heads once those decoded on demand pass 1/kLazyHeadShare of
-// them (a Find costs about log2(blocks), a Get two).
+// An opened base decodes all its group heads once those decoded on demand pass 1/kLazyHeadShare
+// of them (a Find costs about log2(groups)).
 inline constexpr size_t kLazyHeadShare = 8;
 
 // Keys in one reusable buffer, no allocation per key: a decoded block's, or the heads.
@@ -150,11 +155,11 @@ class UrlBase {
   static absl::StatusOr<UrlBase> LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const codecs::UrlBlockModel> model);
 
-  // Reads every group not read yet and decodes every head: the first failure.
+  // Reads every group not read yet and decodes every group head: the first failure.
   absl::Status ReadAll() const;
-  // Decodes every head, checking that they strictly increase.
+  // Decodes every group head, checking that they strictly increase.
   absl::Status DecodeAllHeads() const { return heads_decoded() ? absl::OkStatus() : DecodeHeads(); }
-  // Every group is held and every head decoded: true of a base built or loaded, and of one
+  // Every group is held and every group head decoded: true of a base built or loaded, and of one
   // opened once ReadAll succeeded. Parts, KeyParts, StoredBytes and BlockBytes need it.
   bool whole() const { return groups_held_ == groups_.size() && heads_decoded(); }
 
@@ -185,9 +190,9 @@ class UrlBase {
   size_t MemoryBytes() const;
   // The same without the model (which parts share: url_part.h).
   size_t KeysMemoryBytes() const;
-  // Bytes of the stored parts: all of them, and the model's, the head index's and the groups of
+  // Bytes of the stored parts: all of them, and the model's, the heads' (both levels) and the
   // blocks' (header and part framing aside); whole() only. HeadIndexBytes codes the heads to
-  // count them, the first time it is asked, when they were built rather than read.
+  // count them, the first time it is asked, where they were built rather than read.
   size_t StoredBytes() const;
   size_t ModelBytes() const { return model_bytes_; }
   size_t HeadIndexBytes() const;
@@ -208,6 +213,11 @@ class UrlBase {
   struct Group {
     std::vector<uint8_t> bytes;
     std::vector<BlockSpan> spans;  // one per block once held
+    // The blocks' heads and their first 8 bytes, big-endian, zero-padded (FindBlock compares
+    // these first).
+    BlockKeys heads;
+    std::vector<uint64_t> head_prefixes;
+    uint32_t coded_heads_bytes = 0;  // size of the heads as stored; 0 when not read as stored
     bool held = false;
   };
   std::vector<uint8_t> HeaderPart() const;
@@ -225,15 +235,20 @@ class UrlBase {
   absl::Status ReadGroup(size_t group) const;
   // Checks the stored row of group `group` and keeps it.
   absl::Status InstallGroup(size_t group, std::vector<uint8_t> bytes) const;
+  // Decodes the heads of the `count` blocks of group `group` from `coded` (version 3: the
+  // group's own; version 2: every block's, `first` the group's first block) into *into,
+  // checking that they strictly increase from the group's head up to the next group's.
+  absl::Status DecodeGroupHeads(size_t group, const codecs::UrlBlockIndex& coded, size_t first,
+                                size_t count, Group* into) const;
   // The stored number of group `group`'s part.
   size_t GroupPart(size_t group) const { return kFirstGroupPart - 1 + model_parts_ + group; }
-  bool heads_decoded() const { return head_prefixes_.size() == block_count(); }
-  // Decodes every head into heads_ and head_prefixes_ (they must strictly increase).
+  bool heads_decoded() const { return head_prefixes_.size() == groups_.size(); }
+  // Decodes every group head into heads_ and head_prefixes_ (they must strictly increase).
   absl::Status DecodeHeads() const;
   // DecodeHeads once the heads decoded on demand pass the share that makes it pay.
   absl::Status DecodeHeadsWhenBusy() const;
-  // Head `block` decoded on demand into *head.
-  absl::Status HeadOf(size_t block, std::string* head) const;
+  // The head of group `group` into *head: decoded on demand while the group heads are coded.
+  absl::Status GroupHead(size_t group, std::string* head) const;
   absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
   // Reader(block) starting from the block's landmarks, learned (decoding the block whole) the
   // first time a look-up reads the block; *landmarks holds them while the reader is used.
@@ -254,10 +269,16 @@ class UrlBase {
   }
   // Keys of block `block` read forward from its head (the others from the next block's head).
   size_t ForwardCount(size_t block) const;
-  // The last block whose head is ≤ key, or nullopt when key is below the first head.
+  // The last group whose head is ≤ key, or nullopt when key is below the first head.
+  absl::StatusOr<std::optional<size_t>> FindGroup(std::string_view key) const;
+  // The last block whose head is ≤ key (its group read), or nullopt when key is below the first
+  // head.
   absl::StatusOr<std::optional<size_t>> FindBlock(std::string_view key) const;
-  // The head index of the stored form: the one read, or the heads coded.
+  // The group head index of the stored form: the one read, or the group heads coded.
   absl::StatusOr<std::vector<uint8_t>> HeadIndexPart() const;
+  // The heads index of group `group` (held) as stored, coded from its heads, and its size.
+  absl::StatusOr<std::vector<uint8_t>> GroupHeadsPart(size_t group) const;
+  size_t GroupHeadsBytes(size_t group) const;
 
   size_t count_ = 0;
   // On the heap so that a reader over a moved base still points to it; shared with the bases
@@ -265,15 +286,18 @@ class UrlBase {
   std::shared_ptr<const codecs::UrlBlockModel> model_;
   size_t model_bytes_ = 0;  // Serialized size of *model_.
   size_t model_parts_ = 0;  // 1 when the model is stored (part 1), 0 when stored elsewhere
-  // The heads as stored (a base read), coded with *model_, until they are all decoded; none
-  // for a base built.
+  uint8_t version_ = kBaseFormatVersion;  // of the parts read
+  // The group heads as stored (a base read), coded with *model_, until they are all decoded;
+  // none for a base built.
   mutable std::optional<codecs::UrlBlockIndex> coded_heads_;
-  // Every head decoded, and its first 8 bytes, big-endian, zero-padded (FindBlock compares
-  // these first); empty until all are decoded.
+  // Version 2: every block's head, as stored (its groups hold none); dropped once every group
+  // is held.
+  mutable std::optional<codecs::UrlBlockIndex> version2_heads_;
+  // Every group head decoded, and its first 8 bytes as in Group; empty until all are decoded.
   mutable BlockKeys heads_;
   mutable std::vector<uint64_t> head_prefixes_;
-  mutable size_t head_decodes_ = 0;       // heads decoded on demand (search steps counted as one)
-  mutable std::string head_, next_head_;  // the heads of the block a reader reads, on demand
+  mutable size_t head_decodes_ = 0;  // group heads decoded on demand (search steps count one)
+  mutable std::string next_head_;    // the next group's head, for a group's last block
   mutable std::vector<Group> groups_;
   mutable size_t groups_held_ = 0;
   PartReader read_part_;         // null for a base built or loaded

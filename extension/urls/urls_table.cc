@@ -378,13 +378,13 @@ absl::StatusOr<std::string> UrlsTable::StatsJson() {
     }
   }
   // base_bytes: every stored part; base_model_bytes, base_head_bytes and base_block_bytes: the
-  // model, the head index and the blocks among them. tail_urls: ids given since optimize, of
-  // which merged_urls are in runs (parts_bytes stored, parts_model_bytes of it the parts' own
-  // model) and pending_urls wait in <t>_pending (pending_key_bytes of keys; pending_rows rows
-  // of pending_bytes). memory_bytes: what the store held before these figures were gathered
-  // (held_parts of the parts); fp_index_bytes: memory of the fp → id index (0 until an fp
-  // look-up builds it). log_bytes: the blobs of <t>_log; log_tail_rows of its rows, after the
-  // last fold, carry log_tail_urls of the pending URLs (log_tail_bytes of those rows, held in
+  // model, the heads (both levels, url_base.h) and the blocks among them. tail_urls: ids given
+  // since optimize, of which merged_urls are in runs (parts_bytes stored, parts_model_bytes of it
+  // the parts' own model) and pending_urls wait in <t>_pending (pending_key_bytes of keys;
+  // pending_rows rows of pending_bytes). memory_bytes: what the store held before these figures
+  // were gathered (held_parts of the parts); fp_index_bytes: memory of the fp → id index (0 until
+  // an fp look-up builds it). log_bytes: the blobs of <t>_log; log_tail_rows of its rows, after
+  // the last fold, carry log_tail_urls of the pending URLs (log_tail_bytes of those rows, held in
   // log_tail_memory_bytes).
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"max_id\":%d,\"base_urls\":%d,"

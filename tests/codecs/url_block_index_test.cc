@@ -106,6 +106,18 @@ TEST(UrlBlockIndex, SerializeLoadRoundTrip) {
   EXPECT_FALSE(loaded->Append(heads[3]).ok());
 }
 
+TEST(UrlBlockIndex, EveryNthKeepsThoseHeadsAsCoded) {
+  const std::vector<std::string> heads = SortedKeys(130, 5);
+  const UrlBlockIndex index = Build(heads);
+  for (size_t stride : {size_t{1}, size_t{64}, size_t{129}, size_t{200}}) {
+    std::vector<std::string> kept;
+    for (size_t b = 0; b < heads.size(); b += stride) kept.push_back(heads[b]);
+    const UrlBlockIndex sampled = index.EveryNth(stride);
+    EXPECT_EQ(sampled.Serialize(), Build(kept).Serialize()) << stride;
+  }
+  EXPECT_EQ(UrlBlockIndex(Model()).EveryNth(64).size(), 0u);
+}
+
 TEST(UrlBlockIndex, LoadChecksFraming) {
   auto message = [](std::vector<uint8_t> bytes) {
     absl::StatusOr<UrlBlockIndex> index = UrlBlockIndex::Load(Model(), bytes);

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "codecs/url_block_index.h"
+#include "codecs/varint.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
 #include "gtest/gtest.h"
@@ -106,7 +108,9 @@ TEST(UrlBase, ServesEverySizeAroundBlocksAndParts) {
       EXPECT_EQ(base.StoredBytes(), stored);
       if (count > 0) {
         EXPECT_EQ(base.ModelBytes(), parts[1].size());
-        EXPECT_EQ(base.HeadIndexBytes(), parts[2].size());
+        // The group heads (part 2) and each group's heads.
+        EXPECT_GT(base.HeadIndexBytes(), parts[2].size());
+        EXPECT_LT(base.HeadIndexBytes(), stored - base.BlockBytes() - base.ModelBytes());
         EXPECT_GT(base.BlockBytes(), 0u);
         EXPECT_GT(base.MemoryBytes(), base.BlockBytes() + base.ModelBytes());
       }
@@ -211,11 +215,66 @@ TEST(UrlBase, RefusesFormatVersion1WithWhatToDo) {
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(loaded.status().message(),
             "url base: format version 1 (plain front-coded blocks) is no longer read, this build "
-            "reads version 2; export the URLs with the crawldb that wrote the table, then create "
-            "it again and insert them");
-  EXPECT_EQ(Reload({{3, 0, 32, 64}}).status().message(), "url base: unknown format version 3");
-  EXPECT_EQ(Reload({{2, 0, 64, 32}}).status().message(),
+            "reads versions 2 and 3; export the URLs with the crawldb that wrote the table, then "
+            "create it again and insert them");
+  EXPECT_EQ(Reload({{4, 0, 32, 64}}).status().message(), "url base: unknown format version 4");
+  EXPECT_EQ(Reload({{3, 0, 64, 32}}).status().message(),
             "url base: blocks of 64 keys, 32 per part; this build writes 32 and 64");
+}
+
+// The version 2 form of a version 3 base (url_base.h): every block's head in part 2, none in
+// the groups.
+std::vector<std::vector<uint8_t>> Version2Parts(const UrlBase& base,
+                                                const std::vector<std::string>& keys) {
+  std::vector<std::vector<uint8_t>> parts = base.Parts();
+  parts[0][0] = 2;
+  codecs::UrlBlockIndex heads(*base.model());
+  for (size_t rank = 0; rank < keys.size(); rank += kKeysPerBlock) {
+    EXPECT_TRUE(heads.Append(keys[rank]).ok());
+  }
+  parts[2] = heads.Serialize();
+  for (size_t part = kFirstGroupPart; part < parts.size(); ++part) {
+    std::vector<uint8_t>& group = parts[part];
+    uint64_t blocks = 0, heads_bytes = 0;
+    const uint8_t* p = codecs::ReadVarint(group.data(), group.data() + group.size(), &blocks);
+    const uint8_t* q = codecs::ReadVarint(p, group.data() + group.size(), &heads_bytes);
+    group.erase(group.begin() + (p - group.data()),
+                group.begin() + (q - group.data()) + static_cast<ptrdiff_t>(heads_bytes));
+  }
+  return parts;
+}
+
+TEST(UrlBase, ReadsFormatVersion2AndWritesItAs3) {
+  const size_t kPart = kKeysPerBlock * kBlocksPerPart;
+  const std::vector<std::string> keys = SyntheticKeys(2 * kPart + 77);
+  const UrlBase base = Build(keys);
+  const std::vector<std::vector<uint8_t>> v3 = base.Parts();
+  const std::vector<std::vector<uint8_t>> v2 = Version2Parts(base, keys);
+  ASSERT_EQ(v2.size(), v3.size());
+  EXPECT_LT(v2[3].size(), v3[3].size());
+  absl::StatusOr<UrlBase> loaded = Reload(v2);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ExpectServes(*loaded, keys);
+  EXPECT_EQ(loaded->Parts(), v3);
+  // Opened, its groups read on demand, then every one.
+  const std::vector<absl::Span<const uint8_t>> front(v2.begin(), v2.begin() + kFirstGroupPart);
+  absl::StatusOr<UrlBase> opened = UrlBase::Open(
+      front,
+      [&](size_t part) -> absl::StatusOr<std::optional<std::vector<uint8_t>>> { return v2[part]; });
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_EQ(*opened->Find(keys[kPart + 5]), kPart + 5);
+  ExpectServes(*opened, keys);
+  EXPECT_EQ(opened->Parts(), v3);
+  // Group heads that disagree with the groups' own are refused: the second group's head
+  // replaced by its second block's.
+  codecs::UrlBlockIndex group_heads(*base.model());
+  for (size_t rank : {size_t{0}, kPart + kKeysPerBlock, 2 * kPart}) {
+    ASSERT_TRUE(group_heads.Append(keys[rank]).ok());
+  }
+  std::vector<std::vector<uint8_t>> disagreeing = v3;
+  disagreeing[2] = group_heads.Serialize();
+  EXPECT_EQ(Reload(disagreeing).status().message(),
+            "url base: head of block 64 is not its group's head");
 }
 
 // Loading damaged parts fails with DataLoss; when the damage leaves the framing intact, look-ups

@@ -60,26 +60,27 @@ Reads OpenAndLookUp(int count) {
 }
 
 // Runs `open_and_look_up` at 100,000 and 1,000,000 URLs: the pages read stay under
-// `large_bound` and grow far less than the file, which grows ten times.
-void ExpectAHandfulOfPagesAtAnySize(Reads (*open_and_look_up)(int), int large_bound,
+// `large_bound`, and at 1,000,000 URLs are at most `growth` more than at 100,000, while the file
+// grows ten times.
+void ExpectAHandfulOfPagesAtAnySize(Reads (*open_and_look_up)(int), int large_bound, int growth,
                                     const char* what) {
   const Reads small = open_and_look_up(100000);
   const Reads large = open_and_look_up(1000000);
   EXPECT_GT(large.file_pages, 6 * small.file_pages);
   EXPECT_LT(large.pages_read, large_bound) << "of " << large.file_pages;
-  EXPECT_LT(large.pages_read, 3 * small.pages_read + 20) << small.pages_read;
+  EXPECT_LE(large.pages_read, small.pages_read + growth) << small.pages_read;
   std::printf("pages read to %s: %d of %d at 100,000 URLs, %d of %d at 1,000,000\n", what,
               small.pages_read, small.file_pages, large.pages_read, large.file_pages);
 }
 
 TEST(UrlsPaging, OpeningAndALookUpReadAHandfulOfPagesAtAnySize) {
   // The parts read grow with the table (a thousandth of it each, or less); the rest does not.
-  ExpectAHandfulOfPagesAtAnySize(&OpenAndLookUp, 150, "open, look up and lease");
+  ExpectAHandfulOfPagesAtAnySize(&OpenAndLookUp, 150, 60, "open, look up and lease");
 }
 
 // `count` URLs over 5,000 hosts inserted and optimized, then a new connection's reads for one
-// look-up by id and one by URL: the base's header, model and head index, and one group of blocks
-// each (url_base.h), where the whole base is 816 pages at 1,000,000 URLs.
+// look-up by id and one by URL: the base's header, model and group heads, and one group of
+// blocks each (url_base.h), a small share of the base.
 Reads OpenOptimizedAndLookUp(int count) {
   const std::string path = TempDbPath("urls_paging_optimized_" + std::to_string(count));
   {
@@ -102,9 +103,9 @@ Reads OpenOptimizedAndLookUp(int count) {
 }
 
 TEST(UrlsPaging, AnOptimizedBaseIsReadAGroupOfBlocksAtATime) {
-  // The head index grows with the table (0.24 bytes per URL here, 58 pages at 1,000,000); the
-  // model and the groups read do not.
-  ExpectAHandfulOfPagesAtAnySize(&OpenOptimizedAndLookUp, 100,
+  // The group heads grow with the table (one head per 2,048 URLs: 2 pages at 1,000,000 here);
+  // the model and the groups read do not.
+  ExpectAHandfulOfPagesAtAnySize(&OpenOptimizedAndLookUp, 40, 6,
                                  "open an optimized table and look up an id and a URL");
 }
 
