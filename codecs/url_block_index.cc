@@ -1,5 +1,6 @@
 #include "codecs/url_block_index.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -116,6 +117,7 @@ absl::Status UrlBlockIndex::Validate() const {
 }
 
 UrlBlockIndex UrlBlockIndex::EveryNth(size_t stride) const {
+  stride = std::max<size_t>(stride, 1);  // 0 would never advance
   UrlBlockIndex sampled(*model_);
   for (size_t b = 0; b < ends_.size(); b += stride) {
     const absl::Span<const uint8_t> head = CodedHead(b);

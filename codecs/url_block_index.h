@@ -65,7 +65,8 @@ class UrlBlockIndex {
   // Decodes every head and checks that they strictly increase.
   absl::Status Validate() const;
 
-  // The index of heads 0, stride, 2 × stride, … of this one, copied as coded (stride ≥ 1).
+  // The index of heads 0, stride, 2 × stride, … of this one, copied as coded (a stride of 0
+  // counts as 1).
   UrlBlockIndex EveryNth(size_t stride) const;
 
   // Bytes held: coded heads and offsets.

@@ -240,13 +240,13 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   if (*p == 1) {
     return absl::FailedPreconditionError(absl::StrCat(
         "url base: format version 1 (plain front-coded blocks) is no longer read, this build "
-        "reads versions 2 and ",
-        kBaseFormatVersion,
+        "reads versions ",
+        kOldestBaseFormatVersion, " and ", kBaseFormatVersion,
         "; export the URLs with the crawldb that wrote the table, then create it again and "
         "insert them"));
   }
   const uint8_t version = *p;
-  if (version != 2 && version != kBaseFormatVersion) {
+  if (version < kOldestBaseFormatVersion || version > kBaseFormatVersion) {
     return Corrupt(absl::StrCat("unknown format version ", version));
   }
   uint64_t count = 0, keys_per_block = 0, blocks_per_part = 0;
@@ -275,16 +275,16 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
   base.model_ = std::move(model);
   base.model_bytes_ = model_bytes;
   base.model_parts_ = model_parts;
-  base.version_ = version;
 
   absl::StatusOr<UrlBlockIndex> heads = UrlBlockIndex::Load(*base.model_, parts[1]);
   if (!heads.ok()) return Corrupt(absl::StrCat("heads: ", heads.status().message()));
-  const size_t expected_heads = version == 2 ? blocks : groups;
+  const bool every_block_head = version == kOldestBaseFormatVersion;
+  const size_t expected_heads = every_block_head ? blocks : groups;
   if (heads->size() != expected_heads) {
     return Corrupt(
         absl::StrCat("the head index holds ", heads->size(), " heads, expected ", expected_heads));
   }
-  if (version == 2) {
+  if (every_block_head) {
     base.coded_heads_ = heads->EveryNth(kBlocksPerPart);
     base.version2_heads_ = *std::move(heads);
   } else {
@@ -295,6 +295,8 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
     base.read_part_ = std::move(read_part);
     return base;
   }
+  // The group heads first: reading each group checks its heads against them.
+  if (absl::Status status = base.DecodeHeads(); !status.ok()) return status;
   for (size_t group = 0; group < groups; ++group) {
     const absl::Span<const uint8_t> stored = parts[kFirstBlockPart + group];
     if (absl::Status status =
@@ -303,7 +305,6 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
       return status;
     }
   }
-  if (absl::Status status = base.DecodeHeads(); !status.ok()) return status;
   return base;
 }
 
@@ -334,7 +335,7 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
         absl::StrCat("part ", part, " holds ", part_blocks, " blocks, expected ", expected));
   }
   Group held;
-  if (version_ == 2) {
+  if (version2_heads_.has_value()) {
     if (absl::Status status =
             DecodeGroupHeads(group, *version2_heads_, first_block, part_blocks, &held);
         !status.ok()) {
@@ -359,7 +360,8 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
         !status.ok()) {
       return status;
     }
-    held.coded_heads_bytes = static_cast<uint32_t>(heads_bytes);
+    held.coded_heads = {static_cast<uint32_t>(q - begin),
+                        static_cast<uint32_t>(q - begin + heads_bytes)};
     q += heads_bytes;
   }
   std::vector<uint64_t> sizes(part_blocks);
@@ -504,8 +506,9 @@ std::vector<std::vector<uint8_t>> UrlBase::KeyParts() const {
     const size_t last = std::min(block_count(), first + kBlocksPerPart);
     std::vector<uint8_t>& part = parts.emplace_back();
     codecs::AppendVarint(last - first, &part);
+    // As above: coding fails only on heads out of order, and they were checked in order when
+    // built or read.
     absl::StatusOr<std::vector<uint8_t>> heads = GroupHeadsPart(first / kBlocksPerPart);
-    // As above: the heads were checked in order when built or read.
     if (!heads.ok()) heads = std::vector<uint8_t>();
     codecs::AppendVarint(heads->size(), &part);
     part.insert(part.end(), heads->begin(), heads->end());
@@ -530,7 +533,12 @@ absl::StatusOr<std::vector<uint8_t>> UrlBase::HeadIndexPart() const {
 }
 
 absl::StatusOr<std::vector<uint8_t>> UrlBase::GroupHeadsPart(size_t group) const {
-  const BlockKeys& heads = groups_[group].heads;
+  const Group& held = groups_[group];
+  if (held.coded_heads.end > held.coded_heads.begin) {
+    return std::vector<uint8_t>(held.bytes.begin() + held.coded_heads.begin,
+                                held.bytes.begin() + held.coded_heads.end);
+  }
+  const BlockKeys& heads = held.heads;
   UrlBlockIndex index(*model_);
   for (size_t i = 0; i < heads.size(); ++i) {
     if (absl::Status status = index.Append(heads[i]); !status.ok()) return status;
@@ -561,10 +569,13 @@ absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
   if (index + 1 < group.heads.size()) {
     next_head = group.heads[index + 1];
   } else if (block + 1 < block_count()) {  // the group's last block: the next group's head
-    if (absl::Status status = GroupHead(block / kBlocksPerPart + 1, &next_head_); !status.ok()) {
-      return status;
+    const size_t next_group = block / kBlocksPerPart + 1;
+    if (heads_decoded()) {
+      next_head = heads_[next_group];
+    } else {
+      if (absl::Status status = GroupHead(next_group, &next_head_); !status.ok()) return status;
+      next_head = next_head_;
     }
-    next_head = next_head_;
   }
   return UrlBlockReader::Open(*model_, group.heads[index], next_head, *bytes);
 }
@@ -689,13 +700,15 @@ size_t UrlBase::HeadIndexBytes() const {
     absl::StatusOr<std::vector<uint8_t>> heads = HeadIndexPart();
     size_t bytes = heads.ok() ? heads->size() : 0;
     for (size_t g = 0; g < groups_.size(); ++g) bytes += GroupHeadsBytes(g);
+    if (!whole()) return bytes;  // kept once it counts every group's heads
     head_index_bytes_ = bytes;
   }
   return head_index_bytes_;
 }
 
 size_t UrlBase::GroupHeadsBytes(size_t group) const {
-  if (groups_[group].coded_heads_bytes != 0) return groups_[group].coded_heads_bytes;
+  const BlockSpan stored = groups_[group].coded_heads;
+  if (stored.end > stored.begin) return stored.end - stored.begin;
   absl::StatusOr<std::vector<uint8_t>> heads = GroupHeadsPart(group);
   return heads.ok() ? heads->size() : 0;
 }

@@ -18,10 +18,11 @@
 //   part p   group  := block_count:varint heads_bytes:varint heads block_size:varint{block_count}
 //                      block{block_count}
 //            for p = 3.., each holding blocks_per_part blocks (the last part fewer). heads is
-//            the UrlBlockIndex of the group's block heads (heads_bytes long); its first is the
-//            group's head in part 2. A block is EncodeUrlBlock's output
-//            (codecs/url_block_codec.h) for its keys, the next block's head as next_head (none
-//            for the last block), so every block but the last has a backward part.
+//            the UrlBlockIndex of the group's block_count block heads (heads_bytes long); its
+//            first is the group's head in part 2, its last is below the next group's. A block
+//            is EncodeUrlBlock's output (codecs/url_block_codec.h) for its keys, the next
+//            block's head as next_head (none for the last block), so every block but the last
+//            has a backward part.
 // Parts group blocks so that a row is tens of KiB: SQLite fills the overflow pages of a large
 // row completely, where one small row per page would leave much of each page empty. The heads
 // index in two levels so that opening a base reads one head per group: 1/2048 of the keys.
@@ -58,12 +59,12 @@
 // fails to read is not kept, and look-ups in other groups still answer.
 //
 // Memory: the model (about 700 KB trained, see url_block_model.h); the group heads, coded as
-// stored (0.8 / 2048 bytes per URL on the reddit keys) until decoded, then plain; the groups
+// stored (about 0.013 bytes per URL on the reddit keys) until decoded, then plain; the groups
 // read: each its stored row, two offsets per block, and its block heads decoded — 1/kKeysPerBlock
 // of the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an
 // integer (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and the binary
-// search over them compares integers, rarely bytes; Parts() codes them again for the stored
-// form. A look-up then decodes part of one block. The first look-up
+// search over them compares integers, rarely bytes; Parts() writes them as read, or codes them
+// (built, or read as version 2). A look-up then decodes part of one block. The first look-up
 // in a block decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and
 // two bit positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
 // ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average, where
@@ -90,6 +91,8 @@
 namespace crawldb::urls {
 
 inline constexpr uint8_t kBaseFormatVersion = 3;
+// The oldest version read: its part 2 holds every block's head and its groups none.
+inline constexpr uint8_t kOldestBaseFormatVersion = 2;
 inline constexpr size_t kKeysPerBlock = 32;
 // About 30 KiB of blocks per part on the reddit keys (15 bytes per key).
 inline constexpr size_t kBlocksPerPart = 64;
@@ -190,9 +193,10 @@ class UrlBase {
   size_t MemoryBytes() const;
   // The same without the model (which parts share: url_part.h).
   size_t KeysMemoryBytes() const;
-  // Bytes of the stored parts: all of them, and the model's, the heads' (both levels) and the
-  // blocks' (header and part framing aside); whole() only. HeadIndexBytes codes the heads to
-  // count them, the first time it is asked, where they were built rather than read.
+  // Bytes of the stored parts as Parts() writes them (a version 2 base: as version 3): all of
+  // them, and the model's, the heads' (both levels) and the blocks' (header and part framing
+  // aside); whole() only. HeadIndexBytes codes the heads that were not read as version 3 to
+  // count them, the first time it is asked.
   size_t StoredBytes() const;
   size_t ModelBytes() const { return model_bytes_; }
   size_t HeadIndexBytes() const;
@@ -217,7 +221,7 @@ class UrlBase {
     // these first).
     BlockKeys heads;
     std::vector<uint64_t> head_prefixes;
-    uint32_t coded_heads_bytes = 0;  // size of the heads as stored; 0 when not read as stored
+    BlockSpan coded_heads{0, 0};  // the heads as read within bytes (version 3); else empty
     bool held = false;
   };
   std::vector<uint8_t> HeaderPart() const;
@@ -276,7 +280,8 @@ class UrlBase {
   absl::StatusOr<std::optional<size_t>> FindBlock(std::string_view key) const;
   // The group head index of the stored form: the one read, or the group heads coded.
   absl::StatusOr<std::vector<uint8_t>> HeadIndexPart() const;
-  // The heads index of group `group` (held) as stored, coded from its heads, and its size.
+  // The heads index of group `group` (held) for its stored part: as read (version 3), or its
+  // heads coded; and its size.
   absl::StatusOr<std::vector<uint8_t>> GroupHeadsPart(size_t group) const;
   size_t GroupHeadsBytes(size_t group) const;
 
@@ -286,7 +291,6 @@ class UrlBase {
   std::shared_ptr<const codecs::UrlBlockModel> model_;
   size_t model_bytes_ = 0;  // Serialized size of *model_.
   size_t model_parts_ = 0;  // 1 when the model is stored (part 1), 0 when stored elsewhere
-  uint8_t version_ = kBaseFormatVersion;  // of the parts read
   // The group heads as stored (a base read), coded with *model_, until they are all decoded;
   // none for a base built.
   mutable std::optional<codecs::UrlBlockIndex> coded_heads_;

@@ -25,9 +25,9 @@ namespace crawldb::urls {
 namespace {
 
 // Format of the shadow tables as a whole; url_base.h, url_part.h, url_id_parts.h and
-// url_log_format.h version their blobs. Version 4 is read; version 3 right after an optimize
-// (urls_table.h); versions 1 and 2 are refused.
-constexpr int kFormatVersion = kLogTailFormat;
+// url_log_format.h version their blobs. Versions 4 and 5 are read; version 3 right after an
+// optimize (urls_table.h); versions 1 and 2 are refused. A commit that writes makes it 6.
+constexpr int kFormatVersion = kGroupHeadsFormat;
 constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {

@@ -12,7 +12,7 @@
 //             0 .. 1048576): a larger tail folds less often, and every connection holds it and
 //             reads it at open; 0 folds every commit
 //
-// Shadow tables (format version 5; the formats of their blobs are owned by the headers named):
+// Shadow tables (format version 6; the formats of their blobs are owned by the headers named):
 //   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options, and
 //               'generation', bumped by every optimize
 //   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
@@ -26,13 +26,16 @@
 //               commit seq; part −1: the parts' own model
 //   <t>_ids     (chunk INTEGER PRIMARY KEY, data)   url_id_parts.h: the part of every id
 //   <t>_deleted (id INTEGER PRIMARY KEY)   every id deleted since optimize
-// Format 4 wrote every commit's URLs to <t>_pending (its log rows carry no keys and no fold): it
-// is read, as a log tail that is empty, and made 5 by the first commit. Format 3 kept every
-// added key in <t>_log and had neither <t>_pending nor <t>_ids: it is read only right after an
-// optimize (its log, parts and deleted tables empty), and made 5 by the first commit; otherwise
-// refused with the way out (optimize with the build that wrote it). Older formats are refused.
+// Format 5 is format 6 but for its base and runs, all in url base version 2 (url_base.h), which
+// is read as it is: the first commit makes the table 6, and the next optimize and merges write
+// version 3. Format 4 wrote every commit's URLs to <t>_pending (its log rows carry no keys and
+// no fold): it is read, as a log tail that is empty, and made 6 by the first commit. Format 3
+// kept every added key in <t>_log and had neither <t>_pending nor <t>_ids: it is read only right
+// after an optimize (its log, parts and deleted tables empty), and made 6 by the first commit;
+// otherwise refused with the way out (optimize with the build that wrote it). Older formats are
+// refused.
 //
-// Opening reads the config, the base's header, model and head index, the deleted ids, the parts'
+// Opening reads the config, the base's header, model and group heads, the deleted ids, the parts'
 // model and the log tail: no part, and no group of base blocks. A statement reads the parts it
 // needs (their run and pending rows) and the id-map chunks, kept in the store's cache
 // (cache_mb), and the groups of base blocks it needs (url_base.h), kept until the next optimize.
@@ -110,6 +113,9 @@ inline constexpr const char kUrlsModule[] = "crawldb_urls";
 inline constexpr int kPartsFormat = 4;
 // The first format whose log rows carry the log tail's URLs.
 inline constexpr int kLogTailFormat = 5;
+// The first format whose base and runs may be url base version 3 (url_base.h): older builds
+// refuse the table as newer rather than misreport its blobs as damaged.
+inline constexpr int kGroupHeadsFormat = 6;
 // The shadow table of `suffix` (the tables format 4 added are created by a later commit).
 const ShadowTableSpec* FindShadowSpec(absl::string_view suffix);
 

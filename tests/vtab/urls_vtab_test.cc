@@ -8,6 +8,7 @@
 
 #include "codecs/varint.h"
 #include "extension/urls/url_log_format.h"
+#include "tests/stores/url_base_version2.h"
 #include "tests/vtab/loaded_db.h"
 
 namespace crawldb::testing {
@@ -412,8 +413,8 @@ void MakeFormatThree(SQLite::Database& db) {
 }
 
 // A table of format 3 kept its added keys in <t>_log and had no <t>_pending or <t>_ids: right
-// after an optimize it holds nothing of them, is read, and its first commit makes it format 5.
-TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesFiveAtItsFirstWrite) {
+// after an optimize it holds nothing of them, is read, and its first commit makes it format 6.
+TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesSixAtItsFirstWrite) {
   std::string path = TempDbPath("urls_format3");
   std::vector<std::string> before;
   {
@@ -434,7 +435,7 @@ TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesFiveAtItsFirstWrit
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
     EXPECT_EQ(One(db, kVersion), "3");
     db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
-    EXPECT_EQ(One(db, kVersion), "5");
+    EXPECT_EQ(One(db, kVersion), "6");
     EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), "0");  // in the log tail
     before = Rows(db, "SELECT id, url FROM urls");
   }
@@ -480,9 +481,9 @@ void MakeFormatFour(SQLite::Database& db) {
 }
 
 // Format 4 wrote every commit's URLs to <t>_pending, and its log rows name no fold: it is read
-// as it was (an empty log tail), and its first commit makes it format 5, that commit's URLs in
+// as it was (an empty log tail), and its first commit makes it format 6, that commit's URLs in
 // the tail.
-TEST(UrlsPersistence, FormatFourIsReadAndBecomesFiveAtItsFirstWrite) {
+TEST(UrlsPersistence, FormatFourIsReadAndBecomesSixAtItsFirstWrite) {
   std::string path = TempDbPath("urls_format4");
   std::vector<std::string> before;
   std::string pending_rows;
@@ -505,7 +506,7 @@ TEST(UrlsPersistence, FormatFourIsReadAndBecomesFiveAtItsFirstWrite) {
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
     EXPECT_EQ(One(db, kVersion), "4");
     db.exec("INSERT INTO urls(url) VALUES ('http://f.net/'), ('http://a.com/z')");
-    EXPECT_EQ(One(db, kVersion), "5");
+    EXPECT_EQ(One(db, kVersion), "6");
     // The new URLs are in the log tail.
     EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), pending_rows);
     EXPECT_EQ(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].log_tail_urls')"), "2");
@@ -515,6 +516,67 @@ TEST(UrlsPersistence, FormatFourIsReadAndBecomesFiveAtItsFirstWrite) {
   EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
   EXPECT_EQ(before.size(), 5u);
   EXPECT_EQ(One(db, "SELECT url_id('http://a.com/z')"), "6");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+}
+
+// Makes the optimized table `urls` look as format 5 wrote it: its base in version 2
+// (url_base.h), every block's head in part 2.
+void MakeFormatFive(SQLite::Database& db) {
+  std::vector<std::vector<uint8_t>> parts;
+  SQLite::Statement select(db, "SELECT data FROM urls_base ORDER BY part");
+  while (select.executeStep()) {
+    const auto* data = static_cast<const uint8_t*>(select.getColumn(0).getBlob());
+    parts.emplace_back(data, data + select.getColumn(0).getBytes());
+  }
+  parts = urls::Version2Parts(std::move(parts));
+  SQLite::Statement update(db, "UPDATE urls_base SET data = ?2 WHERE part = ?1");
+  for (size_t part = 0; part < parts.size(); ++part) {
+    update.bind(1, static_cast<int64_t>(part));
+    update.bind(2, parts[part].data(), static_cast<int>(parts[part].size()));
+    update.exec();
+    update.reset();
+  }
+  db.exec("UPDATE urls_config SET value = '5' WHERE key = 'format_version'");
+}
+
+// Format 5's base (url_base.h version 2) is read as it is, look-ups and scans alike; its first
+// commit makes the table format 6 and leaves the base as it was, and the next optimize writes
+// it in version 3.
+TEST(UrlsPersistence, FormatFiveIsReadAndItsBaseRewrittenAtTheNextOptimize) {
+  std::string path = TempDbPath("urls_format5");
+  std::vector<std::string> before;
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+    // 5,000 URLs: 157 blocks in 3 groups.
+    db.exec(
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4999) "
+        "INSERT INTO urls(url) SELECT 'http://h' || (i % 70) || '.example/p/' || i FROM n");
+    db.exec("SELECT crawldb_optimize()");
+    before = Rows(db, "SELECT id, url FROM urls");
+    MakeFormatFive(db);
+  }
+  const char kVersion[] = "SELECT value FROM urls_config WHERE key = 'format_version'";
+  const char kBaseVersion[] = "SELECT hex(substr(data, 1, 1)) FROM urls_base WHERE part = 0";
+  {
+    SQLite::Database db = LoadedDb(path);
+    EXPECT_EQ(One(db, kBaseVersion), "02");
+    EXPECT_EQ(One(db, "SELECT url FROM urls WHERE id = 4321"), before[4320].substr(5));
+    EXPECT_EQ(One(db, "SELECT id FROM urls WHERE url = 'http://h7.example/p/2177'"),
+              One(db, "SELECT url_id('http://h7.example/p/2177')"));
+    EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+    EXPECT_EQ(One(db, kVersion), "5");
+    db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
+    EXPECT_EQ(One(db, kVersion), "6");
+    EXPECT_EQ(One(db, kBaseVersion), "02");
+    db.exec("SELECT crawldb_optimize()");
+    EXPECT_EQ(One(db, kBaseVersion), "03");
+    before = Rows(db, "SELECT id, url FROM urls");
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(Rows(db, "SELECT id, url FROM urls"), before);
+  EXPECT_EQ(before.size(), 5001u);
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 
