@@ -94,16 +94,20 @@ absl::Status CheckCompleteCode(absl::Span<const uint8_t> lengths, int max_length
 }
 
 std::vector<uint32_t> CanonicalCodes(absl::Span<const uint8_t> lengths) {
+  std::vector<uint32_t> codes(lengths.size());
+  CanonicalCodes(lengths, absl::MakeSpan(codes));
+  return codes;
+}
+
+void CanonicalCodes(absl::Span<const uint8_t> lengths, absl::Span<uint32_t> codes) {
   uint32_t count[kMaxHuffmanCodeLength + 1] = {};
   for (uint8_t l : lengths) ++count[l];
   count[0] = 0;
   uint32_t next[kMaxHuffmanCodeLength + 2] = {};
   for (int l = 1; l <= kMaxHuffmanCodeLength; ++l) next[l] = (next[l - 1] + count[l - 1]) << 1;
-  std::vector<uint32_t> codes(lengths.size(), 0);
   for (size_t s = 0; s < lengths.size(); ++s) {
-    if (lengths[s] != 0) codes[s] = next[lengths[s]]++;
+    codes[s] = lengths[s] != 0 ? next[lengths[s]]++ : 0;
   }
-  return codes;
 }
 
 }  // namespace crawldb::codecs

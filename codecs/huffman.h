@@ -46,5 +46,7 @@ absl::Status CheckCompleteCode(absl::Span<const uint8_t> lengths, int max_length
 
 // The canonical codeword of each symbol (0 where the length is 0), in the low lengths[s] bits.
 std::vector<uint32_t> CanonicalCodes(absl::Span<const uint8_t> lengths);
+// The same into codes[0, lengths.size()).
+void CanonicalCodes(absl::Span<const uint8_t> lengths, absl::Span<uint32_t> codes);
 
 }  // namespace crawldb::codecs

@@ -221,11 +221,15 @@ const uint8_t* ReadNibbles(const uint8_t* p, const uint8_t* end, size_t count,
   const size_t bytes = (count + 1) / 2;
   if (static_cast<size_t>(end - p) < bytes) return nullptr;
   lengths->resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    const uint8_t byte = p[i / 2];
-    (*lengths)[i] = i % 2 == 0 ? byte >> 4 : byte & 15;
+  uint8_t* const out = lengths->data();
+  for (size_t i = 0; i < count / 2; ++i) {  // two per byte, the high nibble first
+    out[2 * i] = p[i] >> 4;
+    out[2 * i + 1] = p[i] & 15;
   }
-  if (count % 2 == 1 && (p[bytes - 1] & 15) != 0) return nullptr;
+  if (count % 2 == 1) {
+    if ((p[bytes - 1] & 15) != 0) return nullptr;  // the padding nibble must be 0
+    out[count - 1] = p[bytes - 1] >> 4;
+  }
   return p + bytes;
 }
 
@@ -278,9 +282,9 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
   }
   token_codes_.resize(token_lengths_.size());
   for (int k = 0; k < cluster_count_; ++k) {
-    const absl::Span<const uint8_t> lengths(token_lengths_.data() + k * token_count_, token_count_);
-    const std::vector<uint32_t> codes = CanonicalCodes(lengths);
-    std::copy(codes.begin(), codes.end(), token_codes_.begin() + k * token_count_);
+    const size_t first = static_cast<size_t>(k) * token_count_;
+    CanonicalCodes(absl::MakeConstSpan(token_lengths_).subspan(first, token_count_),
+                   absl::MakeSpan(token_codes_).subspan(first, token_count_));
   }
   token_tables_.reset(static_cast<uint32_t*>(
       std::calloc(static_cast<size_t>(cluster_count_) << kCodeBits, sizeof(uint32_t))));
