@@ -224,6 +224,10 @@ class UrlBase {
     BlockSpan coded_heads{0, 0};  // the heads as read within bytes (version 3); else empty
     bool held = false;
   };
+  // The first 8 bytes of `key` as a big-endian integer, zero-padded: when two prefixes differ,
+  // the keys are in the same order (a key that ends within 8 bytes pads with zeros, below any
+  // byte that the other key has there, and it is a prefix of that key).
+  static uint64_t HeadPrefix(std::string_view key);
   std::vector<uint8_t> HeaderPart() const;
   // Load's and Open's work: `parts` are the stored parts without the model part; model_bytes its
   // stored size (0 when stored elsewhere); model_parts: 1 when it was stored part 1, so that
