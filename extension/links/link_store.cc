@@ -15,26 +15,22 @@ std::unique_ptr<codecs::EncodedGraph> EmptyGraph() {
   return std::move(graph).value();  // the empty graph is always well formed
 }
 
-// *out = the sorted union of `base` less the entries `removed` rejects, and `added`.
+// *out = the sorted union of `base` and `added` (disjoint, each sorted) less the entries
+// `removed` rejects.
 template <typename Removed>
-void Merge(absl::Span<const uint32_t> base, const std::vector<uint32_t>* added, Removed removed,
+void Merge(absl::Span<const uint32_t> base, absl::Span<const uint32_t> added, Removed removed,
            std::vector<uint32_t>* out) {
   out->clear();
   size_t a = 0;
-  const size_t added_size = added == nullptr ? 0 : added->size();
   for (uint32_t value : base) {
-    if (removed(value)) continue;
-    while (a < added_size && (*added)[a] < value) out->push_back((*added)[a++]);
-    out->push_back(value);
+    for (; a < added.size() && added[a] < value; ++a) {
+      if (!removed(added[a])) out->push_back(added[a]);
+    }
+    if (!removed(value)) out->push_back(value);
   }
-  while (a < added_size) out->push_back((*added)[a++]);
-}
-
-// splitmix64's finaliser: spreads an arc key over 64 bits.
-uint64_t MixArc(uint64_t key) {
-  key = (key ^ (key >> 30)) * 0xbf58476d1ce4e5b9u;
-  key = (key ^ (key >> 27)) * 0x94d049bb133111ebu;
-  return key ^ (key >> 31);
+  for (; a < added.size(); ++a) {
+    if (!removed(added[a])) out->push_back(added[a]);
+  }
 }
 
 }  // namespace
@@ -48,9 +44,12 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
   SetBaseBudget(base_budget_);
   delta_out_.Clear();
   delta_in_.Clear();
+  runs_out_.Clear();
+  runs_in_.Clear();
   tombstones_.clear();
   delta_limit_ = 0;
   delta_arcs_ = 0;
+  buffer_arcs_ = 0;
   arc_count_ = out_->arc_count();
   undo_.clear();
   ++version_;
@@ -58,17 +57,33 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
 
 uint32_t LinkStore::node_limit() const { return std::max(out_->size(), delta_limit_); }
 
+absl::Span<const uint32_t> LinkStore::Added(Direction direction, uint32_t node) const {
+  const DeltaLists& buffer = direction == Direction::kOut ? delta_out_ : delta_in_;
+  const std::vector<uint32_t>* buffered = buffer.Find(node);
+  const DeltaRuns& runs = direction == Direction::kOut ? runs_out_ : runs_in_;
+  if (runs.size() == 0) {
+    return buffered == nullptr ? absl::Span<const uint32_t>() : absl::MakeConstSpan(*buffered);
+  }
+  added_scratch_.clear();
+  if (buffered != nullptr) added_scratch_.assign(buffered->begin(), buffered->end());
+  const size_t buffered_size = added_scratch_.size();
+  runs.AppendMinors(node, &added_scratch_);
+  if (added_scratch_.size() > buffered_size) {
+    std::sort(added_scratch_.begin(), added_scratch_.end());
+  }
+  return added_scratch_;
+}
+
 void LinkStore::List(Direction direction, uint32_t node, std::vector<uint32_t>* list) const {
   const codecs::EncodedGraph& graph = base(direction);
-  const DeltaLists& delta = direction == Direction::kOut ? delta_out_ : delta_in_;
-  const std::vector<uint32_t>* added = delta.Find(node);
   if (node < graph.size()) {
     graph.Decode(node, &scratch_);
   } else {
     scratch_.clear();
   }
+  const absl::Span<const uint32_t> added = Added(direction, node);
   if (tombstones_.empty()) {
-    if (added == nullptr) {
+    if (added.empty()) {
       list->swap(scratch_);
       return;
     }
@@ -88,10 +103,8 @@ void LinkStore::List(Direction direction, uint32_t node, std::vector<uint32_t>* 
 std::optional<uint32_t> LinkStore::Degree(Direction direction, uint32_t node) const {
   if (!tombstones_.empty()) return std::nullopt;
   const codecs::EncodedGraph& graph = base(direction);
-  const std::vector<uint32_t>* added =
-      (direction == Direction::kOut ? delta_out_ : delta_in_).Find(node);
   return (node < graph.size() ? graph.Degree(node) : 0) +
-         (added == nullptr ? 0 : static_cast<uint32_t>(added->size()));
+         static_cast<uint32_t>(Added(direction, node).size());
 }
 
 bool LinkStore::InBase(uint32_t src, uint32_t dst) const {
@@ -105,12 +118,16 @@ bool LinkStore::InBase(uint32_t src, uint32_t dst) const {
   return std::binary_search(scratch_.begin(), scratch_.end(), src);
 }
 
-bool LinkStore::Contains(uint32_t src, uint32_t dst) const {
+bool LinkStore::InBuffer(uint32_t src, uint32_t dst) const {
   const std::vector<uint32_t>* added = delta_out_.Find(src);
-  if (added != nullptr && std::binary_search(added->begin(), added->end(), dst)) {
-    return true;
-  }
-  return !tombstones_.contains(ArcKey(src, dst)) && InBase(src, dst);
+  return added != nullptr && std::binary_search(added->begin(), added->end(), dst);
+}
+
+bool LinkStore::Contains(uint32_t src, uint32_t dst) const {
+  if (InBuffer(src, dst)) return true;
+  const uint64_t key = ArcKey(src, dst);
+  if (tombstones_.contains(key)) return false;
+  return runs_out_.Contains(key) || InBase(src, dst);
 }
 
 void LinkStore::DeltaInsert(DeltaLists* lists, uint32_t node, uint32_t value) {
@@ -125,27 +142,52 @@ void LinkStore::DeltaErase(DeltaLists* lists, uint32_t node, uint32_t value) {
 }
 
 void LinkStore::ApplyAdd(uint32_t src, uint32_t dst) {
-  if (!tombstones_.erase(ArcKey(src, dst))) {
+  // A removed base or run arc comes back by losing its tombstone.
+  if (tombstones_.empty() || !tombstones_.erase(ArcKey(src, dst))) {
     DeltaInsert(&delta_out_, src, dst);
     DeltaInsert(&delta_in_, dst, src);
     delta_limit_ = std::max(delta_limit_, std::max(src, dst) + 1);
     ++delta_arcs_;
+    if (++buffer_arcs_ >= buffer_limit_) FreezeBuffer();
   }
   ++arc_count_;
   ++version_;
 }
 
 void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
-  const std::vector<uint32_t>* added = delta_out_.Find(src);
-  if (added != nullptr && std::binary_search(added->begin(), added->end(), dst)) {
+  if (InBuffer(src, dst)) {
     DeltaErase(&delta_out_, src, dst);
     DeltaErase(&delta_in_, dst, src);
     --delta_arcs_;
+    --buffer_arcs_;
   } else {
     tombstones_.insert(ArcKey(src, dst));
   }
   --arc_count_;
   ++version_;
+}
+
+void LinkStore::FreezeBuffer() {
+  std::vector<uint64_t> keys;
+  keys.reserve(buffer_arcs_);
+  for (auto [buffer, runs] :
+       {std::pair{&delta_out_, &runs_out_}, std::pair{&delta_in_, &runs_in_}}) {
+    keys.clear();
+    buffer->ForEach([&](uint32_t node, const std::vector<uint32_t>& list) {
+      for (uint32_t other : list) keys.push_back(ArcKey(node, other));
+    });
+    std::sort(keys.begin(), keys.end());
+    codecs::ArcRun::Builder run;
+    for (uint64_t key : keys) run.Append(key);
+    runs->Add(std::move(run).Finish());
+    buffer->Clear();
+  }
+  buffer_arcs_ = 0;
+}
+
+void LinkStore::SetDeltaBufferArcs(size_t arcs) {
+  buffer_limit_ = std::max<size_t>(arcs, 1);
+  if (buffer_arcs_ >= buffer_limit_) FreezeBuffer();
 }
 
 absl::Status LinkStore::status() const {
@@ -233,24 +275,46 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
     for (uint32_t dst : targets) {
       const std::vector<uint32_t>* sources = delta_in_.Find(dst);
       if (sources == nullptr || !std::binary_search(sources->begin(), sources->end(), src)) {
-        problem(absl::StrCat("delta arc ", src, " -> ", dst, " is missing from the in-delta"));
+        problem(absl::StrCat("buffered arc ", src, " -> ", dst, " is missing from the in-buffer"));
       }
-      if (InBase(src, dst))
-        problem(absl::StrCat("delta arc ", src, " -> ", dst, " is in the base"));
+      if (InBase(src, dst) || runs_out_.Contains(ArcKey(src, dst))) {
+        problem(absl::StrCat("buffered arc ", src, " -> ", dst, " is in the base or a run"));
+      }
       ++mirrored;
     }
   });
   size_t in_arcs = 0;
   delta_in_.ForEach(
       [&](uint32_t, const std::vector<uint32_t>& sources) { in_arcs += sources.size(); });
-  if (mirrored != delta_arcs_ || in_arcs != delta_arcs_) {
-    problem(absl::StrCat("delta holds ", mirrored, " out and ", in_arcs, " in arcs, counted ",
-                         delta_arcs_));
+  if (mirrored != buffer_arcs_ || in_arcs != buffer_arcs_) {
+    problem(absl::StrCat("buffer holds ", mirrored, " out and ", in_arcs, " in arcs, counted ",
+                         buffer_arcs_));
+  }
+  // The runs: in is the transpose of out (an order-free sum of mixed keys), no run arc is a
+  // base arc.
+  uint64_t runs_out_sum = 0;
+  uint64_t runs_in_sum = 0;
+  runs_out_.ForEachKey([&](uint64_t key) {
+    runs_out_sum += MixArcKey(key);
+    if (InBase(codecs::ArcMajor(key), codecs::ArcMinor(key))) {
+      problem(absl::StrCat("run arc ", key >> 32, " -> ", key & 0xffffffff, " is in the base"));
+    }
+  });
+  runs_in_.ForEachKey([&](uint64_t key) {
+    runs_in_sum += MixArcKey(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
+  });
+  if (runs_out_.size() != runs_in_.size() || runs_out_sum != runs_in_sum) {
+    problem("the delta runs' in-arcs are not the transpose of their out-arcs");
+  }
+  if (delta_arcs_ != buffer_arcs_ + runs_out_.size()) {
+    problem(absl::StrCat("delta counted ", delta_arcs_, " arcs, buffer and runs hold ",
+                         buffer_arcs_ + runs_out_.size()));
   }
   for (uint64_t key : tombstones_) {
-    if (!InBase(static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key))) {
-      problem(
-          absl::StrCat("tombstone ", key >> 32, " -> ", key & 0xffffffff, " names no base arc"));
+    if (!InBase(static_cast<uint32_t>(key >> 32), static_cast<uint32_t>(key)) &&
+        !runs_out_.Contains(key)) {
+      problem(absl::StrCat("tombstone ", key >> 32, " -> ", key & 0xffffffff,
+                           " names no base or run arc"));
     }
   }
   if (out_->size() != in_->size() || out_->arc_count() != in_->arc_count()) {
@@ -264,9 +328,9 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
   std::vector<uint32_t> list;
   for (uint32_t node = 0; node < out_->size(); ++node) {
     out_->Decode(node, &list);
-    for (uint32_t dst : list) out_sum += MixArc(ArcKey(node, dst));
+    for (uint32_t dst : list) out_sum += MixArcKey(ArcKey(node, dst));
     in_->Decode(node, &list);
-    for (uint32_t src : list) in_sum += MixArc(ArcKey(src, node));
+    for (uint32_t src : list) in_sum += MixArcKey(ArcKey(src, node));
   }
   if (out_sum != in_sum) problem("the base's in-lists are not the transpose of its out-lists");
   if (arc_count_ != out_->arc_count() - tombstones_.size() + delta_arcs_) {
@@ -282,7 +346,8 @@ void LinkStore::SetBaseBudget(uint64_t bytes) {
 }
 
 size_t LinkStore::MemoryBytes() const {
-  size_t bytes = out_->MemoryBytes() + in_->MemoryBytes();
+  size_t bytes =
+      out_->MemoryBytes() + in_->MemoryBytes() + runs_out_.MemoryBytes() + runs_in_.MemoryBytes();
   for (const DeltaLists* lists : {&delta_out_, &delta_in_}) {
     bytes += lists->capacity() * (sizeof(uint32_t) + sizeof(std::vector<uint32_t>) + 1);
     lists->ForEach([&](uint32_t, const std::vector<uint32_t>& list) {
@@ -290,7 +355,8 @@ size_t LinkStore::MemoryBytes() const {
     });
   }
   return bytes + tombstones_.capacity() * (sizeof(uint64_t) + 1) +
-         undo_.capacity() * sizeof(LinkChange);
+         undo_.capacity() * sizeof(LinkChange) +
+         (scratch_.capacity() + added_scratch_.capacity()) * sizeof(uint32_t);
 }
 
 }  // namespace crawldb::links

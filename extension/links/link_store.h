@@ -3,11 +3,13 @@
 //
 // The graph as of the last optimize (or import) is the base: both directions encoded with the
 // table's adjacency codec (codecs/adjacency_codec.h), `out` (list v = the nodes v links to) and
-// `in`, its transpose. Arcs added since live in a delta (a sorted list per node, both
-// directions); base arcs removed since are remembered as tombstones. A list read through the
-// store is the base list less its tombstones merged with the delta list: every change is
-// visible at once. Node ids are uint32_t; a node with no base list (id ≥ base size) may still
-// have delta arcs.
+// `in`, its transpose. Arcs added since live in a delta, both directions: first in a buffer (a
+// sorted list per node in a hash map, about 60 bytes per arc), which at delta_buffer_arcs()
+// arcs is frozen into compressed sorted runs (delta_runs.h, about 6 bytes per arc for both
+// directions with the filter). Arcs of the base or of the runs removed since are remembered as
+// tombstones. A list read through the store is the base list and the runs' lists less their
+// tombstones, merged with the buffer's list: every change is visible at once. Node ids are
+// uint32_t; a node with no base list (id ≥ base size) may still have delta arcs.
 //
 // Every change is recorded in an undo log until its transaction ends, so that a rollback, or a
 // rollback to a savepoint, restores the store exactly (UndoTo); the changes after a mark are what
@@ -29,6 +31,7 @@
 #include "codecs/adjacency_lists.h"
 #include "extension/containers/skewed_parts.h"
 #include "extension/containers/split_hash_map.h"
+#include "extension/links/delta_runs.h"
 
 namespace crawldb::links {
 
@@ -76,8 +79,14 @@ class LinkStore {
   const codecs::EncodedGraph& base(Direction direction) const {
     return direction == Direction::kOut ? *out_ : *in_;
   }
+  // Arcs added since the base (buffered or in runs; those removed again by a tombstone counted).
   size_t delta_arcs() const { return delta_arcs_; }
+  size_t delta_runs() const { return runs_out_.run_count(); }
   size_t tombstones() const { return tombstones_.size(); }
+  // The buffer's size at which it is frozen into runs (at least 1); tests set it small.
+  static constexpr size_t kDefaultDeltaBufferArcs = size_t{1} << 16;
+  size_t delta_buffer_arcs() const { return buffer_limit_; }
+  void SetDeltaBufferArcs(size_t arcs);
 
   // The whole current graph as arcs src → dst: base less tombstones plus delta, in src order;
   // the DataLossError of CheckBase() when the base is corrupt.
@@ -109,9 +118,9 @@ class LinkStore {
     in_->ClearReadFailure();
   }
 
-  // Problems with the invariants (the base's lists, CheckBase; delta directions mirror each
-  // other, tombstones name base arcs, delta arcs are not base arcs, in is the transpose of
-  // out), one line each.
+  // Problems with the invariants (the base's lists, CheckBase; the buffer's and the runs'
+  // directions mirror each other, tombstones name base or run arcs, delta arcs are in one place
+  // only, in is the transpose of out), one line each.
   void Check(std::vector<std::string>* problems) const;
 
   size_t MemoryBytes() const;
@@ -123,26 +132,37 @@ class LinkStore {
     size_t operator()(uint32_t node) const { return SkewedPartOf(node * 0x9E3779B9u); }
   };
   using DeltaLists = SplitHashMap<uint32_t, std::vector<uint32_t>, DeltaPartOf, kSkewedPartBits>;
-  static uint64_t ArcKey(uint32_t src, uint32_t dst) { return uint64_t{src} << 32 | dst; }
+  static uint64_t ArcKey(uint32_t src, uint32_t dst) { return codecs::ArcKey(src, dst); }
   bool InBase(uint32_t src, uint32_t dst) const;
+  bool InBuffer(uint32_t src, uint32_t dst) const;
   // Inserts / erases `value` in the sorted delta list of `node`.
   static void DeltaInsert(DeltaLists* lists, uint32_t node, uint32_t value);
   static void DeltaErase(DeltaLists* lists, uint32_t node, uint32_t value);
   // Applies a change without logging it; the change must fit the state.
   void ApplyAdd(uint32_t src, uint32_t dst);
   void ApplyRemove(uint32_t src, uint32_t dst);
+  // Moves the buffer into the runs.
+  void FreezeBuffer();
+  // The node's added arcs in `direction` (buffer and runs; tombstones not applied), sorted:
+  // the buffer's list, or added_scratch_ once there are runs. Valid until the next call.
+  absl::Span<const uint32_t> Added(Direction direction, uint32_t node) const;
 
   std::unique_ptr<codecs::EncodedGraph> out_;
   std::unique_ptr<codecs::EncodedGraph> in_;
-  DeltaLists delta_out_;
+  DeltaLists delta_out_;  // the buffer
   DeltaLists delta_in_;
-  absl::flat_hash_set<uint64_t> tombstones_;  // base arcs removed, as ArcKey
+  DeltaRuns runs_out_{/*filtered=*/true};     // keys (src, dst)
+  DeltaRuns runs_in_{/*filtered=*/false};     // keys (dst, src)
+  absl::flat_hash_set<uint64_t> tombstones_;  // base or run arcs removed, as ArcKey
   uint32_t delta_limit_ = 0;                  // 1 + the largest node id in the delta
-  size_t delta_arcs_ = 0;
+  size_t delta_arcs_ = 0;                     // buffered and in runs
+  size_t buffer_arcs_ = 0;
+  size_t buffer_limit_ = kDefaultDeltaBufferArcs;
   uint64_t arc_count_ = 0;
   uint64_t version_ = 0;
   std::vector<LinkChange> undo_;
   mutable std::vector<uint32_t> scratch_;
+  mutable std::vector<uint32_t> added_scratch_;
   uint64_t base_budget_ = codecs::PagedBytes::kUnbounded;
 };
 

@@ -491,11 +491,12 @@ absl::StatusOr<std::string> LinksTable::StatsJson() {
   const codecs::EncodedGraph& out = store_.base(Direction::kOut);
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls_table\":%s,\"codec\":%s,\"links\":%d,"
-      "\"nodes\":%d,\"base_links\":%d,\"delta_links\":%d,\"deleted_base_links\":%d,"
+      "\"nodes\":%d,\"base_links\":%d,\"delta_links\":%d,\"delta_runs\":%d,"
+      "\"deleted_links\":%d,"
       "\"outlinks\":%s,\"inlinks\":%s,\"memory_bytes\":%d}",
       JsonString(name()), kLinksModule, JsonString(urls_name_), JsonString(codec_),
       store_.arc_count(), store_.node_limit(), out.arc_count(), store_.delta_arcs(),
-      store_.tombstones(), DirectionJson(out, out.arc_count()),
+      store_.delta_runs(), store_.tombstones(), DirectionJson(out, out.arc_count()),
       DirectionJson(store_.base(Direction::kIn), out.arc_count()), store_.MemoryBytes());
 }
 

@@ -30,7 +30,8 @@
 // and check every list. The parts held are bounded by cache_mb (MiB, both directions together;
 // default: the connection's bound, crawldb_cache_mb(), 256): past it, those read longest ago are
 // dropped and read again when needed (codecs/paged_bytes.h). The delta since the last optimize
-// is held whole.
+// is held whole, compressed once past a buffer of 65,536 links (LinkStore: about 6 bytes per
+// link, both directions).
 //
 // Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
 // <t>_log at xSync, are undone on rollback; other connections catch up at each statement

@@ -220,6 +220,52 @@ TEST(LinksFile, PersistAcrossReopenAndReachOtherConnections) {
   EXPECT_EQ(One(first, "SELECT crawldb_check()"), "ok");
 }
 
+// More links added since the last optimize than the store's buffer holds (65,536): they are
+// frozen into compressed runs, in the writer and in a connection that replays the log, and read
+// the same as a plain edges table, removed ones included, before and after optimize.
+TEST(LinksFile, LinksPastTheBufferAreFrozenIntoRunsAndReadTheSame) {
+  std::string path = TempDbPath("links_runs");
+  SQLite::Database writer = LoadedDb(path);
+  writer.exec(kSchema);
+  writer.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) "
+      "INSERT INTO urls(url) SELECT 'http://h' || (i % 37) || '.example/p' || i FROM n");
+  writer.exec("CREATE TABLE edges(src INTEGER, dst INTEGER, PRIMARY KEY (src, dst))");
+  // A crawl-like pattern: each page links pages after it, a few hundred thousand tries.
+  writer.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 150000) "
+      "INSERT OR IGNORE INTO edges SELECT 1 + (i * 7919) % 2000, 1 + (i * 7919 + i / 97) % 2000 "
+      "FROM n");
+  writer.exec("DELETE FROM edges WHERE src = dst");
+  writer.exec("INSERT INTO outlinks(src, dst) SELECT src, dst FROM edges");
+  writer.exec("DELETE FROM outlinks WHERE src % 11 = 0");
+  writer.exec("DELETE FROM edges WHERE src % 11 = 0");
+  SQLite::Database reader = LoadedDb(path);
+  const std::string delta =
+      "SELECT value ->> 'delta_links' > 65536, value ->> 'delta_runs' > 0 FROM "
+      "json_each(crawldb_stats(), '$.tables') WHERE value ->> 'table' = 'outlinks'";
+  auto expect_same = [&](SQLite::Database& db) {
+    EXPECT_EQ(Rows(db, "SELECT src, dst FROM outlinks"),
+              Rows(db, "SELECT src, dst FROM edges ORDER BY src, dst"));
+    EXPECT_EQ(Rows(db, "SELECT src, dst FROM inlinks"),
+              Rows(db, "SELECT src, dst FROM edges ORDER BY dst, src"));
+    for (const char* node : {"1", "2", "1000", "1999"}) {
+      EXPECT_EQ(Rows(db, std::string("SELECT dst FROM outlinks WHERE src = ") + node),
+                Rows(db, std::string("SELECT dst FROM edges WHERE src = ") + node));
+      EXPECT_EQ(Rows(db, std::string("SELECT count(*) FROM inlinks WHERE dst = ") + node),
+                Rows(db, std::string("SELECT count(*) FROM edges WHERE dst = ") + node));
+    }
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+  };
+  for (SQLite::Database* db : {&writer, &reader}) {
+    EXPECT_EQ(Rows(*db, delta), std::vector<std::string>{"1|1"});
+    expect_same(*db);
+  }
+  writer.exec("INSERT INTO outlinks(outlinks) VALUES ('optimize')");
+  EXPECT_EQ(Rows(reader, delta), std::vector<std::string>{"0|0"});
+  expect_same(reader);
+}
+
 // A connection that has not loaded urls reads lists without it while no id is deleted
 // (UrlIds::CatchUpDeletions), and hides the links of URLs another connection deletes.
 TEST(LinksFile, ConnectionsThatNeverLoadedUrlsHideLinksOfDeletedUrls) {
