@@ -37,6 +37,11 @@ class LoggedTable {
   absl::Status Release(int level);
   absl::Status RollbackTo(int level);
 
+  // True between xBegin and the transaction's commit or rollback: SQLite will call xSync,
+  // xCommit or xRollback (and xSavepoint, xRollbackTo) on this table, so a change made to its
+  // store now, by any route, is written or undone with the transaction.
+  bool in_write_transaction() const { return sync_->writing(); }
+
   // The figures xBestIndex plans with (plan_figures.h): the store's own, rounded, once it is
   // loaded; before that, the ones stored in the config (given by UseStoredFigures).
   PlanFigures planning_figures() const;

@@ -90,6 +90,8 @@ class TableSync {
     writing_ = true;
   }
   void Committed() { EndTransaction(); }
+  // Between Began and the transaction's end.
+  bool writing() const { return writing_; }
   void RolledBack();
   // RollbackTo: true when the savepoint's undo mark is known; *mark receives it.
   bool RolledBackTo(int level, size_t* mark);

@@ -257,6 +257,14 @@ absl::Status FrontierTable::CommandAdd(sqlite3_value** columns) {
   return ApplyAdd(request);
 }
 
+absl::Status FrontierTable::AddInTransaction(const AddRequest& request) {
+  last_add_ = AddOutcome();
+  const size_t mark = store_.UndoMark();
+  absl::Status status = ApplyAdd(request);
+  if (!status.ok()) store_.UndoTo(mark);
+  return status;
+}
+
 absl::Status FrontierTable::ApplyAdd(const AddRequest& request) {
   const identity::NormalizedUrl& url = *request.url;
   const uint64_t fp = request.plan.fp;

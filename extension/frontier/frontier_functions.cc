@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/function_arguments.h"
+#include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/rows_cursor.h"
 #include "extension/common/sql_function_table.h"
 #include "extension/common/sql_values.h"
@@ -166,11 +167,18 @@ absl::Status Refuse(sqlite3_context* context, FunctionState* state, std::string 
   return absl::OkStatus();
 }
 
-// crawl_add's writes: the add (a nested statement) and the link it records, if any; sets the
-// function's result.
+// crawl_add's writes: the add and the link it records, if any; sets the function's result.
+// The add is a nested statement until the frontier has joined the transaction (that is how
+// SQLite enlists the table: xBegin now, xSync at the commit), then a direct call: a seeding
+// transaction runs one nested statement, not one per URL. Either way the user's
+// last_insert_rowid() stays as it was (a SELECT inserts nothing).
 absl::Status AddAndLink(sqlite3_context* context, FunctionState* state, FrontierTable* frontier,
                         FrontierTable::AddRequest* request) {
-  {
+  LastInsertRowidGuard keep_last_rowid(state->connection->db());
+  if (frontier->in_write_transaction() &&
+      (request->parent == nullptr || request->link_in_outlinks)) {
+    CRAWLDB_RETURN_IF_ERROR(frontier->AddInTransaction(*request));
+  } else {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement add, state->nested->Use(kAdd));
     int rc = sqlite3_bind_pointer(add.get(), 1, request, FrontierTable::kAddRequestType, nullptr);
     if (rc != SQLITE_OK) return SqliteFailure(state->connection->db(), rc, "crawldb_frontier");

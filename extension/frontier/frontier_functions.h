@@ -42,7 +42,10 @@
 // change joins the SQL transaction. crawl_add normalises and plans once and hands the result to
 // its 'add' row by pointer (FrontierTable::AddRequest); that row inserts a new URL into `urls`
 // itself, and crawl_add then inserts the link into `outlinks` when there is one: one nested
-// statement for a seed, two for a link. Those nested statements are prepared once per connection
+// statement for a seed, two for a link. Once the frontier has joined the current write
+// transaction, crawl_add makes the add by a direct call instead (FrontierTable::AddInTransaction;
+// the transaction's xSync writes it, its rollback undoes it), so a seeding transaction pays for
+// one nested add, not one per URL. Those nested statements are prepared once per connection
 // and held by the connection's HeldStatements (held_statements.h), which finalises them when the
 // connection closes, so they never keep it open.
 #pragma once

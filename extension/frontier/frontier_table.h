@@ -250,6 +250,12 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
     std::optional<int64_t> url_id;  // the URL's id in `urls` when the add queued it
   };
   const AddOutcome& last_add() const { return last_add_; }
+  // crawl_add's add without the nested statement, once this table takes part in the current
+  // write transaction (in_write_transaction()): what the 'add' command row does, outcome in
+  // last_add(). A failure undoes what it changed in this table's store. Only for a request that
+  // records no row in <t>_links (a seed, or link_in_outlinks): such a row is a write of its own
+  // that only the nested statement's savepoint takes back.
+  absl::Status AddInTransaction(const AddRequest& request);
   struct LeaseRow {
     uint64_t fp;
     std::string url;

@@ -416,6 +416,45 @@ TEST(FrontierVtab, RollbackAndSavepointsUndoAddLeaseAndConfirm) {
   ExpectChecked(db);
 }
 
+// The first crawl_add of a transaction enlists the frontier through a nested statement, the
+// later ones call it directly: both kinds are undone by a rollback to a savepoint and by the
+// abort of the statement that made them, and leave last_insert_rowid() alone.
+TEST(FrontierVtab, AddsAfterTheFirstOfATransactionAreUndoneLikeIt) {
+  SQLite::Database db = Crawl();
+  db.exec("CREATE TABLE picked(v INTEGER UNIQUE)");
+  db.exec("CREATE TABLE t(x INTEGER PRIMARY KEY)");
+  auto add_all = [](const std::string& first, const std::string& second) {
+    return "SELECT crawl_add(u, NULL, 0, 1000) FROM (SELECT column1 AS u FROM (VALUES ('" + first +
+           "'), ('" + second + "')))";
+  };
+  const std::string counts = "SELECT (SELECT count(*) FROM frontier) || ' ' || count(*) FROM urls";
+  db.exec("BEGIN");
+  EXPECT_EQ(Add(db, "http://a.example/"), "1");
+  // Both adds return 1; the second 1 breaks UNIQUE and the statement is undone, adds included.
+  ExpectError(db, "INSERT INTO picked " + add_all("http://x1.example/", "http://x2.example/"),
+              SQLITE_CONSTRAINT, "UNIQUE constraint failed: picked.v");
+  EXPECT_EQ(One(db, counts), "1 1");
+  db.exec("SAVEPOINT s");
+  EXPECT_EQ(Rows(db, add_all("http://y1.example/", "http://y2.example/")),
+            (std::vector<std::string>{"1", "1"}));
+  EXPECT_EQ(One(db, counts), "3 3");
+  db.exec("ROLLBACK TO s");
+  EXPECT_EQ(One(db, counts), "1 1");
+  db.exec("INSERT INTO t VALUES (43)");
+  EXPECT_EQ(Rows(db, add_all("http://y1.example/", "http://a.example/")),
+            (std::vector<std::string>{"1", "0"}));
+  EXPECT_EQ(One(db, "SELECT last_insert_rowid()"), "43");
+  db.exec("COMMIT");
+  EXPECT_EQ(One(db, "SELECT group_concat(url, ' ') FROM (SELECT url FROM frontier ORDER BY url)"),
+            "http://a.example/ http://y1.example/");
+  db.exec("BEGIN");
+  EXPECT_EQ(Add(db, "http://z1.example/"), "1");
+  EXPECT_EQ(Add(db, "http://z2.example/"), "1");
+  db.exec("ROLLBACK");
+  EXPECT_EQ(One(db, counts), "2 2");
+  ExpectChecked(db);
+}
+
 TEST(FrontierVtab, ReopenOptimizeAndOtherConnections) {
   std::string path = TempDbPath("frontier_reopen");
   std::vector<std::string> reddit =
