@@ -107,7 +107,6 @@
 #include <optional>
 #include <random>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -115,10 +114,12 @@
 #include <libpq-fe.h>
 #endif
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "bench/figures.h"
 #include "bench/frontier_systems.h"
 #include "bench/paper004_urls.h"
@@ -173,7 +174,8 @@ Workload MakeWorkload(const Flags& flags) {
   options.seed = flags.seed;
   workload.urls = GeneratePaper004Urls(flags.preload + flags.adds, options);
   std::mt19937_64 rng(flags.parent_seed);
-  std::unordered_map<std::string_view, std::vector<uint32_t>> by_host;
+  std::unordered_map<absl::string_view, std::vector<uint32_t>, absl::Hash<absl::string_view>>
+      by_host;
   workload.parents.reserve(flags.adds);
   for (size_t i = 0; i < workload.urls.size(); ++i) {
     std::vector<uint32_t>& same_host = by_host[HostOf(workload.urls[i])];
@@ -238,12 +240,12 @@ class PostgresFrontier : public PlainFrontier {
     if (PQntuples(result.get()) == 0) return std::nullopt;
     return ParentRow{Int(result, 0), Int(result, 1)};
   }
-  std::optional<HostRow> FindHost(std::string_view host) override {
+  std::optional<HostRow> FindHost(absl::string_view host) override {
     Result result = Run("find_host", {std::string(host)});
     if (PQntuples(result.get()) == 0) return std::nullopt;
     return HostRow{Int(result, 0), Int(result, 1), Int(result, 2)};
   }
-  int64_t InsertHost(std::string_view host) override {
+  int64_t InsertHost(absl::string_view host) override {
     return Int(Run("insert_host", {std::string(host)}), 0);
   }
   int64_t InsertUrl(const std::string& url) override { return Int(Run("insert_url", {url}), 0); }
@@ -262,7 +264,7 @@ class PostgresFrontier : public PlainFrontier {
   };
   using Result = std::unique_ptr<PGresult, ClearResult>;
 
-  Result Check(PGresult* raw, std::string_view what) {
+  Result Check(PGresult* raw, absl::string_view what) {
     Result result(raw);
     ExecStatusType status = PQresultStatus(raw);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
@@ -616,8 +618,8 @@ Flags ParseFlags(int argc, char** argv) {
   bool quick = false;
   std::optional<size_t> preload, adds, window, lease_urls;
   for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&](std::string_view flag) -> std::optional<std::string> {
+    const absl::string_view arg = argv[i];
+    auto value = [&](absl::string_view flag) -> std::optional<std::string> {
       if (arg.size() > flag.size() && arg.substr(0, flag.size()) == flag &&
           arg[flag.size()] == '=') {
         return std::string(arg.substr(flag.size() + 1));

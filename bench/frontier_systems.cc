@@ -7,21 +7,22 @@
 #include <cstdlib>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "extension/identity/registrable_domain.h"
 
 namespace crawldb::bench {
 
-void Die(std::string_view what) {
+void Die(absl::string_view what) {
   std::fprintf(stderr, "%s: %.*s\n", program_invocation_short_name, static_cast<int>(what.size()),
                what.data());
   std::exit(1);
 }
 
-std::string_view HostOf(std::string_view url) {
+absl::string_view HostOf(absl::string_view url) {
   size_t start = url.find("://");
-  start = start == std::string_view::npos ? 0 : start + 3;
+  start = start == absl::string_view::npos ? 0 : start + 3;
   size_t end = url.find('/', start);
-  return url.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+  return url.substr(start, end == absl::string_view::npos ? absl::string_view::npos : end - start);
 }
 
 sqlite3* OpenSqlite(const std::string& path, const std::string& extension) {
@@ -114,7 +115,7 @@ Totals CrawldbFrontier::Read() {
 namespace {
 
 // 64-bit FNV-1a: the queue order's h(K).
-int64_t Fnv1a(std::string_view text) {
+int64_t Fnv1a(absl::string_view text) {
   uint64_t hash = 0xcbf29ce484222325ull;
   for (char c : text) hash = (hash ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
   return static_cast<int64_t>(hash);
@@ -130,7 +131,7 @@ int PlainFrontier::Add(const std::string& url, const std::string* parent, int64_
     if (from.has_value()) InsertLink(from->id, *known);
     return 0;
   }
-  const std::string_view host = HostOf(url);
+  const absl::string_view host = HostOf(url);
   int64_t depth = 1;
   if (from.has_value() && DomainOf(HostOf(*parent)) == DomainOf(host)) {
     depth = from->depth + 1;
@@ -146,7 +147,7 @@ int PlainFrontier::Add(const std::string& url, const std::string* parent, int64_
   return 1;
 }
 
-std::string PlainFrontier::Schema(std::string_view id_type, std::string_view links_suffix) {
+std::string PlainFrontier::Schema(absl::string_view id_type, absl::string_view links_suffix) {
   return absl::StrFormat(
       "CREATE TABLE urls(id %s PRIMARY KEY, url TEXT NOT NULL UNIQUE);"
       "CREATE TABLE hosts(id %s PRIMARY KEY, name TEXT NOT NULL UNIQUE, delay REAL, "
@@ -163,7 +164,7 @@ std::string PlainFrontier::Schema(std::string_view id_type, std::string_view lin
 
 // The registrable domain of `host` by crawldb's rule (libpsl), remembered per host as a client
 // would.
-const std::string& PlainFrontier::DomainOf(std::string_view host) {
+const std::string& PlainFrontier::DomainOf(absl::string_view host) {
   auto [it, added] = domains_.try_emplace(std::string(host));
   if (added) it->second = std::string(crawldb::identity::RegistrableDomain(it->first));
   return it->second;
@@ -212,14 +213,14 @@ std::optional<PlainFrontier::ParentRow> SqliteFrontier::FindParent(const std::st
   return row;
 }
 
-std::optional<PlainFrontier::HostRow> SqliteFrontier::FindHost(std::string_view host) {
+std::optional<PlainFrontier::HostRow> SqliteFrontier::FindHost(absl::string_view host) {
   if (!find_host_->Bind(1, host).Step()) return std::nullopt;
   HostRow row{find_host_->Int(0), find_host_->Int(1), find_host_->Int(2)};
   find_host_->Reset();
   return row;
 }
 
-int64_t SqliteFrontier::InsertHost(std::string_view host) {
+int64_t SqliteFrontier::InsertHost(absl::string_view host) {
   insert_host_->Bind(1, host).Step();
   return sqlite3_last_insert_rowid(db_);
 }

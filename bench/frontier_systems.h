@@ -12,10 +12,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "bench/figures.h"
 
 namespace crawldb::bench {
@@ -23,10 +23,10 @@ namespace crawldb::bench {
 using Clock = std::chrono::steady_clock;
 
 // Prints "<program>: <what>" on stderr and exits with status 1.
-[[noreturn]] void Die(std::string_view what);
+[[noreturn]] void Die(absl::string_view what);
 
 // "http://a.example/x" -> "a.example".
-std::string_view HostOf(std::string_view url);
+absl::string_view HostOf(absl::string_view url);
 
 // Opens (creates) the file and loads `extension` when it is not empty; busy_timeout 10 min.
 sqlite3* OpenSqlite(const std::string& path, const std::string& extension);
@@ -51,7 +51,7 @@ class Statement {
     sqlite3_bind_text(statement_, index, text.c_str(), -1, SQLITE_STATIC);
     return *this;
   }
-  Statement& Bind(int index, std::string_view text) {
+  Statement& Bind(int index, absl::string_view text) {
     sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
     return *this;
   }
@@ -136,7 +136,7 @@ class PlainFrontier : public Frontier {
     int64_t budget;  // 0: the table's (host_budget)
   };
   // The schema and the statements, in SQLite's syntax (a PostgreSQL subclass rewrites them).
-  static std::string Schema(std::string_view id_type, std::string_view links_suffix);
+  static std::string Schema(absl::string_view id_type, absl::string_view links_suffix);
   static constexpr char kFindUrl[] = "SELECT id FROM urls WHERE url = ?1";
   static constexpr char kFindParent[] =
       "SELECT u.id, f.depth FROM urls u JOIN frontier f ON f.id = u.id WHERE u.url = ?1";
@@ -152,15 +152,15 @@ class PlainFrontier : public Frontier {
 
   virtual std::optional<int64_t> FindUrl(const std::string& url) = 0;
   virtual std::optional<ParentRow> FindParent(const std::string& url) = 0;
-  virtual std::optional<HostRow> FindHost(std::string_view host) = 0;
-  virtual int64_t InsertHost(std::string_view host) = 0;
+  virtual std::optional<HostRow> FindHost(absl::string_view host) = 0;
+  virtual int64_t InsertHost(absl::string_view host) = 0;
   virtual int64_t InsertUrl(const std::string& url) = 0;
   virtual void Queue(int64_t id, int64_t depth, int64_t host, int64_t hash) = 0;
   virtual void CountHost(int64_t host) = 0;
   virtual void InsertLink(int64_t src, int64_t dst) = 0;
 
  private:
-  const std::string& DomainOf(std::string_view host);
+  const std::string& DomainOf(absl::string_view host);
 
   int64_t host_budget_;
   std::unordered_map<std::string, std::string> domains_;
@@ -178,8 +178,8 @@ class SqliteFrontier : public PlainFrontier {
  protected:
   std::optional<int64_t> FindUrl(const std::string& url) override;
   std::optional<ParentRow> FindParent(const std::string& url) override;
-  std::optional<HostRow> FindHost(std::string_view host) override;
-  int64_t InsertHost(std::string_view host) override;
+  std::optional<HostRow> FindHost(absl::string_view host) override;
+  int64_t InsertHost(absl::string_view host) override;
   int64_t InsertUrl(const std::string& url) override;
   void Queue(int64_t id, int64_t depth, int64_t host, int64_t hash) override;
   void CountHost(int64_t host) override;

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string_view>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::bench {
 namespace {
@@ -55,7 +56,7 @@ std::string RandomDomain(SplitMix64& rng) {
     for (uint64_t i = 0; i < length; ++i) domain.push_back(static_cast<char>('a' + rng.Below(26)));
     domain.push_back('.');
   }
-  domain.append(kPaper004TopLevel[rng.Below(kPaper004TopLevel.size())]);
+  absl::StrAppend(&domain, kPaper004TopLevel[rng.Below(kPaper004TopLevel.size())]);
   return domain;
 }
 
@@ -79,7 +80,7 @@ struct Fingerprint {
   }
 };
 
-Fingerprint FingerprintOf(std::string_view url) {
+Fingerprint FingerprintOf(absl::string_view url) {
   Fingerprint print{Mix(url.size()), Mix(url.size() ^ 0x5851F42D4C957F2Dull)};
   for (size_t i = 0; i < url.size(); i += 8) {
     uint64_t word = 0;

@@ -34,12 +34,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace crawldb::bench {
 
-inline constexpr std::array<std::string_view, 12> kPaper004TopLevel = {
+inline constexpr std::array<absl::string_view, 12> kPaper004TopLevel = {
     "com", "net", "org", "pl", "de", "uk", "ru", "info", "edu", "fr", "it", "nl"};
 
 struct Paper004Options {

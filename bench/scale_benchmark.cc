@@ -85,14 +85,15 @@
 #include <random>
 #include <set>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "bench/frontier_systems.h"
 #include "bench/paper004_urls.h"
 
@@ -146,12 +147,11 @@ struct Flags {
 // Process plumbing.
 
 // A "Key:   123 kB" field of a /proc file, in bytes; 0 when absent.
-uint64_t ProcBytes(const char* file, std::string_view key) {
+uint64_t ProcBytes(const char* file, absl::string_view key) {
   std::ifstream in(file);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.size() > key.size() && line.compare(0, key.size(), key) == 0 &&
-        line[key.size()] == ':') {
+    if (line.size() > key.size() && absl::StartsWith(line, key) && line[key.size()] == ':') {
       return std::strtoull(line.c_str() + key.size() + 1, nullptr, 10) * 1024;
     }
   }
@@ -600,7 +600,7 @@ class Coordinator {
   }
 
  private:
-  static std::string Arg(std::string_view name, uint64_t value) {
+  static std::string Arg(absl::string_view name, uint64_t value) {
     return absl::StrFormat("--%s=%d", name, value);
   }
   std::string Err(const std::string& what) const { return (dir_ / (what + ".err")).string(); }
@@ -632,7 +632,7 @@ class Coordinator {
                   "--kind=" + std::string(kind), Arg("lookups", flags_.lookups),
                   "--extension=" + flags_.extension},
                  system + "-lookup");
-      (std::string_view(kind) == "url" ? figures.by_url : figures.by_id) = std::move(measured);
+      (absl::string_view(kind) == "url" ? figures.by_url : figures.by_id) = std::move(measured);
     }
     return figures;
   }
@@ -1029,7 +1029,7 @@ Flags ParseFlags(int argc, char** argv) {
   Flags flags;
   const char* tmp = std::getenv("TMPDIR");
   flags.tmpdir = tmp != nullptr ? tmp : "/tmp";
-  const std::map<std::string_view, uint64_t*> numbers = {
+  const std::map<absl::string_view, uint64_t*> numbers = {
       {"--urls", &flags.urls},
       {"--window", &flags.window},
       {"--batch", &flags.batch},
@@ -1040,15 +1040,15 @@ Flags ParseFlags(int argc, char** argv) {
       {"--seed", &flags.seed},
       {"--parent-seed", &flags.parent_seed},
       {"--now", &flags.now}};
-  const std::map<std::string_view, std::string*> texts = {
+  const std::map<absl::string_view, std::string*> texts = {
       {"--data", &flags.data},     {"--tmpdir", &flags.tmpdir}, {"--extension", &flags.extension},
       {"--role", &flags.role},     {"--system", &flags.system}, {"--db", &flags.db},
       {"--sample", &flags.sample}, {"--kind", &flags.kind}};
   for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
+    const absl::string_view arg = argv[i];
     const size_t equals = arg.find('=');
-    const std::string_view name = arg.substr(0, equals);
-    const std::string value(equals == std::string_view::npos ? "" : arg.substr(equals + 1));
+    const absl::string_view name = arg.substr(0, equals);
+    const std::string value(equals == absl::string_view::npos ? "" : arg.substr(equals + 1));
     if (arg == "--keep") {
       flags.keep = true;
     } else if (auto number = numbers.find(name); number != numbers.end()) {
@@ -1079,11 +1079,11 @@ Flags ParseFlags(int argc, char** argv) {
 int Main(int argc, char** argv) {
   const Flags flags = ParseFlags(argc, argv);
   if (!flags.role.empty()) {
-    const std::map<std::string_view, void (*)(const Flags&)> roles = {{"generate", Generate},
-                                                                      {"write", Write},
-                                                                      {"open", OpenAndLease},
-                                                                      {"lookup", Lookup},
-                                                                      {"lease", Lease}};
+    const std::map<absl::string_view, void (*)(const Flags&)> roles = {{"generate", Generate},
+                                                                       {"write", Write},
+                                                                       {"open", OpenAndLease},
+                                                                       {"lookup", Lookup},
+                                                                       {"lease", Lease}};
     auto role = roles.find(flags.role);
     if (role == roles.end()) Die("unknown --role=" + flags.role);
     role->second(flags);

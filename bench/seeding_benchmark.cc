@@ -29,11 +29,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "bench/paper004_urls.h"
 #include "extension/identity/url_normalizer.h"
@@ -67,7 +67,7 @@ int64_t QueryInt(sqlite3* db, const std::string& sql) {
 }
 
 // 64-bit FNV-1a, the queue hash of the plain model (as in frontier_benchmark.cc).
-int64_t Fnv1a(std::string_view text) {
+int64_t Fnv1a(absl::string_view text) {
   uint64_t hash = 14695981039346656037ull;
   for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
   return static_cast<int64_t>(hash);
@@ -111,7 +111,7 @@ void FillStaging(sqlite3* db, const std::vector<std::string>& urls) {
   sqlite3_stmt* insert = nullptr;
   sqlite3_prepare_v2(db, "INSERT INTO temp.staging VALUES (?1, ?2, ?3)", -1, &insert, nullptr);
   for (const std::string& url : urls) {
-    std::string_view host = crawldb::identity::UrlHost(url);
+    absl::string_view host = crawldb::identity::UrlHost(url);
     sqlite3_bind_text(insert, 1, url.data(), static_cast<int>(url.size()), SQLITE_STATIC);
     sqlite3_bind_text(insert, 2, host.data(), static_cast<int>(host.size()), SQLITE_STATIC);
     sqlite3_bind_int64(insert, 3, Fnv1a(url));

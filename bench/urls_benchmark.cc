@@ -60,7 +60,6 @@
 #include <optional>
 #include <random>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -68,7 +67,9 @@
 #include <sqlite3.h>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "bench/figures.h"
 #include "bench/paper004_urls.h"
 #include "codecs/url_avl_tree.h"
@@ -102,13 +103,13 @@ struct Flags {
   bool keep = false;
 };
 
-[[noreturn]] void Die(std::string_view what) {
+[[noreturn]] void Die(absl::string_view what) {
   std::fprintf(stderr, "urls_benchmark: %.*s\n", static_cast<int>(what.size()), what.data());
   std::exit(1);
 }
 
 template <typename T>
-T Must(absl::StatusOr<T> value, std::string_view what) {
+T Must(absl::StatusOr<T> value, absl::string_view what) {
   if (!value.ok()) Die(absl::StrFormat("%s: %s", what, value.status().ToString()));
   return *std::move(value);
 }
@@ -137,7 +138,7 @@ void Shuffle(std::vector<T>& items, std::mt19937_64& rng) {
   for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[Below(rng, i)]);
 }
 
-std::string ShellQuote(std::string_view text) {
+std::string ShellQuote(absl::string_view text) {
   std::string out = "'";
   for (char c : text) {
     if (c == '\'') {
@@ -219,7 +220,7 @@ std::vector<std::string> ReadXzLines(const std::string& path) {
   size_t capacity = 0;
   ssize_t length;
   while ((length = getline(&buffer, &capacity, pipe)) >= 0) {
-    std::string_view line(buffer, static_cast<size_t>(length));
+    absl::string_view line(buffer, static_cast<size_t>(length));
     if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (!line.empty()) lines.emplace_back(line);
@@ -588,12 +589,12 @@ void RunAvlTree(const DataSet& set, const Queries& queries, Report* report) {
 }
 
 void RunCompressors(const DataSet& set, const std::string& dir, Report* report) {
-  std::vector<std::string_view> sorted(set.urls.begin(), set.urls.end());
+  std::vector<absl::string_view> sorted(set.urls.begin(), set.urls.end());
   std::sort(sorted.begin(), sorted.end());
   const std::string list = dir + "/sorted.txt";
   {
     std::ofstream out(list, std::ios::binary);
-    for (std::string_view url : sorted) {
+    for (absl::string_view url : sorted) {
       out.write(url.data(), static_cast<std::streamsize>(url.size()));
       out.put('\n');
     }
@@ -629,9 +630,9 @@ std::string Ratio(const std::optional<double>& ours, const std::optional<double>
   return absl::StrFormat("%.2f×", *ours / *plain);
 }
 
-const Row* Find(const Report& report, std::string_view prefix) {
+const Row* Find(const Report& report, absl::string_view prefix) {
   for (const Row& row : report.rows) {
-    if (row.name.rfind(prefix, 0) == 0) return &row;
+    if (absl::StartsWith(row.name, prefix)) return &row;
   }
   return nullptr;
 }
@@ -734,7 +735,7 @@ void RunDataSet(const DataSet& set, const Flags& flags, bool reddit) {
 }
 
 // True when `arg` is "<name>=<value>"; sets *value.
-bool FlagValue(std::string_view arg, std::string_view name, std::string* value) {
+bool FlagValue(absl::string_view arg, absl::string_view name, std::string* value) {
   if (arg.size() <= name.size() || arg.substr(0, name.size()) != name || arg[name.size()] != '=') {
     return false;
   }
@@ -742,7 +743,7 @@ bool FlagValue(std::string_view arg, std::string_view name, std::string* value) 
   return true;
 }
 
-uint64_t Number(std::string_view arg, const std::string& text) {
+uint64_t Number(absl::string_view arg, const std::string& text) {
   char* end = nullptr;
   const uint64_t n = std::strtoull(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0') Die(absl::StrFormat("not a number in %s", arg));
@@ -754,7 +755,7 @@ Flags ParseFlags(int argc, char** argv) {
   const char* tmp = std::getenv("TMPDIR");
   flags.tmpdir = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
   for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
+    const absl::string_view arg = argv[i];
     std::string v;
     if (arg == "--quick") {
       flags.generated = 200'000;

@@ -45,10 +45,10 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/adjacency_lists.h"
 #include "codecs/degree_partitions.h"
@@ -107,7 +107,7 @@ class EncodedGraph {
   virtual ~EncodedGraph() = default;
 
   // The registered codec name, e.g. "link2".
-  virtual std::string_view codec() const = 0;
+  virtual absl::string_view codec() const = 0;
   virtual uint32_t size() const = 0;       // Nodes.
   virtual uint64_t arc_count() const = 0;  // Arcs: the sum of the list lengths.
 
@@ -164,11 +164,11 @@ class EncodedGraph {
 };
 
 // Bits of the envelope for a codec name: (2 + name.size()) · 8.
-uint64_t EnvelopeBits(std::string_view codec);
+uint64_t EnvelopeBits(absl::string_view codec);
 
 // A registered codec.
 struct AdjacencyCodec {
-  std::string_view name;
+  absl::string_view name;
   // Encodes `graph` (CheckAdjacencyLists must pass).
   absl::StatusOr<std::unique_ptr<EncodedGraph>> (*encode)(AdjacencyListsView graph,
                                                           const AdjacencyCodecOptions& options);
@@ -188,12 +188,12 @@ struct AdjacencyCodec {
 absl::Span<const AdjacencyCodec> AdjacencyCodecs();
 
 // The codec called `name`, or nullptr.
-const AdjacencyCodec* FindAdjacencyCodec(std::string_view name);
+const AdjacencyCodec* FindAdjacencyCodec(absl::string_view name);
 
 // Encodes `graph` with the codec called `codec`. InvalidArgumentError for an unknown codec, a
 // malformed graph or parameters out of range.
 absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
-    std::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options = {});
+    absl::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options = {});
 
 // Loads serialized bytes (EncodedGraph::Serialize): the caller passes exactly those bytes.
 // DataLossError "adjacency_codec: …" for a bad envelope, "<codec>: …" for a bad body, and for

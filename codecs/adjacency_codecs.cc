@@ -25,12 +25,10 @@ constexpr AdjacencyCodec kCodecs[] = {
     {"bv", &EncodeBv, &LoadBv, nullptr, nullptr},
 };
 
-absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
-
 }  // namespace
 
 std::vector<uint8_t> EncodedGraph::Serialize() const {
-  const std::string_view name = codec();
+  const absl::string_view name = codec();
   std::vector<uint8_t> out;
   out.push_back(kAdjacencyFormatVersion);
   out.push_back(static_cast<uint8_t>(name.size()));
@@ -52,11 +50,11 @@ void EncodedGraph::ReportCorrupt(std::string problem) const {
   corrupt_.store(true, std::memory_order_release);
 }
 
-uint64_t EnvelopeBits(std::string_view codec) { return 8 * (2 + uint64_t{codec.size()}); }
+uint64_t EnvelopeBits(absl::string_view codec) { return 8 * (2 + uint64_t{codec.size()}); }
 
 absl::Span<const AdjacencyCodec> AdjacencyCodecs() { return kCodecs; }
 
-const AdjacencyCodec* FindAdjacencyCodec(std::string_view name) {
+const AdjacencyCodec* FindAdjacencyCodec(absl::string_view name) {
   for (const AdjacencyCodec& codec : kCodecs) {
     if (codec.name == name) return &codec;
   }
@@ -64,11 +62,10 @@ const AdjacencyCodec* FindAdjacencyCodec(std::string_view name) {
 }
 
 absl::StatusOr<std::unique_ptr<EncodedGraph>> EncodeAdjacency(
-    std::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options) {
+    absl::string_view codec, AdjacencyListsView graph, const AdjacencyCodecOptions& options) {
   const AdjacencyCodec* found = FindAdjacencyCodec(codec);
   if (found == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("adjacency_codec: unknown codec '", ToAbsl(codec), "'"));
+    return absl::InvalidArgumentError(absl::StrCat("adjacency_codec: unknown codec '", codec, "'"));
   }
   if (absl::Status status = CheckAdjacencyLists(graph); !status.ok()) return status;
   return found->encode(graph, options);
@@ -89,12 +86,12 @@ absl::StatusOr<std::pair<const AdjacencyCodec*, size_t>> ReadEnvelope(
   if (bytes.size() < 2 + name_length) {
     return absl::DataLossError("adjacency_codec: truncated codec name");
   }
-  const std::string_view name(reinterpret_cast<const char*>(bytes.data() + 2), name_length);
+  const absl::string_view name(reinterpret_cast<const char*>(bytes.data() + 2), name_length);
   const AdjacencyCodec* codec = FindAdjacencyCodec(name);
   if (codec == nullptr) {
     // The name is untrusted bytes: show it escaped.
     return absl::DataLossError(
-        absl::StrCat("adjacency_codec: unknown codec '", absl::CHexEscape(ToAbsl(name)), "'"));
+        absl::StrCat("adjacency_codec: unknown codec '", absl::CHexEscape(name), "'"));
   }
   return std::pair{codec, 2 + name_length};
 }
@@ -106,16 +103,15 @@ absl::StatusOr<std::unique_ptr<EncodedGraph>> LoadAdjacency(absl::Span<const uin
   absl::StatusOr<std::pair<const AdjacencyCodec*, size_t>> envelope = ReadEnvelope(bytes);
   if (!envelope.ok()) return envelope.status();
   const AdjacencyCodec* codec = envelope->first;
-  const std::string_view name = codec->name;
+  const absl::string_view name = codec->name;
   const absl::Span<const uint8_t> body = bytes.subspan(envelope->second);
   if (options.arc_count.has_value() && codec->load_deferred != nullptr) {
     return codec->load_deferred(body, *options.arc_count);
   }
   absl::StatusOr<std::unique_ptr<EncodedGraph>> graph = codec->load(body);
   if (graph.ok() && options.arc_count.has_value() && (*graph)->arc_count() != *options.arc_count) {
-    return absl::DataLossError(absl::StrCat(ToAbsl(name), ": the lists hold ",
-                                            (*graph)->arc_count(), " arcs; ", *options.arc_count,
-                                            " were recorded"));
+    return absl::DataLossError(absl::StrCat(name, ": the lists hold ", (*graph)->arc_count(),
+                                            " arcs; ", *options.arc_count, " were recorded"));
   }
   return graph;
 }

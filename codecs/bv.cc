@@ -4,7 +4,6 @@
 #include <array>
 #include <bit>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,7 +22,7 @@
 namespace crawldb::codecs {
 namespace {
 
-constexpr std::string_view kName = "bv";
+constexpr absl::string_view kName = "bv";
 // window:u16 max_chain:u8 min_interval:u8 node_count:u32 data_bits:u64, offsets_bytes:u32.
 constexpr uint64_t kParameterBits = 16 + 8 + 8 + 32 + 64 + 32;
 
@@ -290,7 +289,7 @@ class BvGraph final : public EncodedGraph {
     return graph;
   }
 
-  std::string_view codec() const override { return kName; }
+  absl::string_view codec() const override { return kName; }
   uint32_t size() const override { return node_count_; }
   uint64_t arc_count() const override { return arc_count_; }
 

@@ -141,7 +141,7 @@ struct Properties {
   std::string flags;
 };
 
-absl::StatusOr<Properties> ParseProperties(std::string_view text) {
+absl::StatusOr<Properties> ParseProperties(absl::string_view text) {
   std::vector<std::pair<std::string, std::string>> entries;
   for (absl::string_view line : absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
     line = absl::StripAsciiWhitespace(line);
@@ -210,7 +210,7 @@ absl::Status WriteFile(const std::string& path, absl::Span<const uint8_t> bytes)
 
 }  // namespace
 
-absl::StatusOr<AdjacencyLists> ReadBvGraph(std::string_view properties_text,
+absl::StatusOr<AdjacencyLists> ReadBvGraph(absl::string_view properties_text,
                                            absl::Span<const uint8_t> graph,
                                            std::optional<absl::Span<const uint8_t>> offsets) {
   absl::StatusOr<Properties> properties = ParseProperties(properties_text);
@@ -331,7 +331,7 @@ absl::StatusOr<AdjacencyLists> ReadBvGraphFiles(const std::string& basename) {
     offsets = *std::move(read);
   }
   return ReadBvGraph(
-      std::string_view(reinterpret_cast<const char*>(properties->data()), properties->size()),
+      absl::string_view(reinterpret_cast<const char*>(properties->data()), properties->size()),
       *graph,
       offsets.has_value() ? std::optional<absl::Span<const uint8_t>>(*offsets) : std::nullopt);
 }

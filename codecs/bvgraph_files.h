@@ -24,11 +24,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/adjacency_lists.h"
 
@@ -51,7 +51,7 @@ struct BvGraphFiles {
 };
 
 // Decodes a graph from the contents of its files; `offsets` may be absent.
-absl::StatusOr<AdjacencyLists> ReadBvGraph(std::string_view properties,
+absl::StatusOr<AdjacencyLists> ReadBvGraph(absl::string_view properties,
                                            absl::Span<const uint8_t> graph,
                                            std::optional<absl::Span<const uint8_t>> offsets);
 

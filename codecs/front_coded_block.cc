@@ -8,19 +8,13 @@
 #include "codecs/varint.h"
 
 namespace crawldb::codecs {
-namespace {
 
-// Debian's Abseil 20220623 has its own absl::string_view, distinct from std::string_view.
-absl::string_view AsAbsl(std::string_view text) { return {text.data(), text.size()}; }
-
-}  // namespace
-
-absl::Status FrontCodedBlockBuilder::Add(std::string_view key) {
+absl::Status FrontCodedBlockBuilder::Add(absl::string_view key) {
   size_t shared = 0;
   if (count_ > 0) {
     if (key <= last_) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "front_coded_block: key \"", absl::CHexEscape(AsAbsl(key)), "\" is not greater than \"",
+          "front_coded_block: key \"", absl::CHexEscape(key), "\" is not greater than \"",
           absl::CHexEscape(last_), "\"; add keys in strictly increasing byte order"));
     }
     const size_t limit = std::min(key.size(), last_.size());
@@ -30,7 +24,7 @@ absl::Status FrontCodedBlockBuilder::Add(std::string_view key) {
   }
   AppendVarint(key.size() - shared, &body_);
   body_.insert(body_.end(), key.begin() + shared, key.end());
-  last_.assign(key);
+  last_.assign(key.data(), key.size());
   ++count_;
   return absl::OkStatus();
 }
@@ -48,9 +42,9 @@ std::vector<uint8_t> FrontCodedBlockBuilder::Finish() {
   return block;
 }
 
-bool FrontCodedBlockReader::Cursor::Corrupt(std::string_view what) {
-  status_ = absl::DataLossError(
-      absl::StrCat("front_coded_block: string ", next_index_, ": ", AsAbsl(what)));
+bool FrontCodedBlockReader::Cursor::Corrupt(absl::string_view what) {
+  status_ =
+      absl::DataLossError(absl::StrCat("front_coded_block: string ", next_index_, ": ", what));
   position_ = nullptr;
   return false;
 }
@@ -81,7 +75,7 @@ bool FrontCodedBlockReader::Cursor::Next() {
     return Corrupt(absl::StrCat("suffix length ", length, " exceeds the ", end_ - position_,
                                 " bytes left in the block"));
   }
-  const std::string_view suffix(reinterpret_cast<const char*>(position_), length);
+  const absl::string_view suffix(reinterpret_cast<const char*>(position_), length);
   if (next_index_ > 0) {
     // One comparison checks both order and that `shared` is the whole common prefix.
     const bool greater =
@@ -92,7 +86,7 @@ bool FrontCodedBlockReader::Cursor::Next() {
     }
   }
   key_.resize(shared);
-  key_.append(suffix);
+  key_.append(suffix.data(), suffix.size());
   position_ += length;
   ++next_index_;
   return true;
@@ -123,7 +117,7 @@ absl::StatusOr<std::string> FrontCodedBlockReader::Get(size_t i) const {
   return cursor.status();
 }
 
-absl::StatusOr<std::optional<size_t>> FrontCodedBlockReader::Find(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> FrontCodedBlockReader::Find(absl::string_view key) const {
   Cursor cursor = NewCursor();
   while (cursor.Next()) {
     const int order = cursor.key().compare(key);
@@ -134,7 +128,7 @@ absl::StatusOr<std::optional<size_t>> FrontCodedBlockReader::Find(std::string_vi
   return std::nullopt;
 }
 
-absl::StatusOr<size_t> FrontCodedBlockReader::LowerBound(std::string_view key) const {
+absl::StatusOr<size_t> FrontCodedBlockReader::LowerBound(absl::string_view key) const {
   Cursor cursor = NewCursor();
   while (cursor.Next()) {
     if (cursor.key() >= key) return cursor.index();

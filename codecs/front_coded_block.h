@@ -18,7 +18,7 @@
 // is greater than byte `shared` of string(i − 1); every length lies within the block; count is
 // at most the block's size in bytes; nothing follows the last entry.
 //
-// Strings are arbitrary bytes (NUL included), handled as std::string_view with their length.
+// Strings are arbitrary bytes (NUL included), handled as absl::string_view with their length.
 // Reference: I. H. Witten, A. Moffat and T. C. Bell, "Managing Gigabytes", 2nd ed., Morgan
 // Kaufmann 1999, §4.1 (front coding).
 //
@@ -31,11 +31,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace crawldb::codecs {
@@ -47,7 +47,7 @@ class FrontCodedBlockBuilder {
 
   // Appends `key`. InvalidArgumentError, leaving the block unchanged, unless key is greater than
   // the previous key.
-  absl::Status Add(std::string_view key);
+  absl::Status Add(absl::string_view key);
 
   // Strings added since construction or the last Finish().
   size_t count() const { return count_; }
@@ -78,7 +78,7 @@ class FrontCodedBlockReader {
     bool Next();
 
     // The current string; valid after Next() returned true, until the next call to Next().
-    std::string_view key() const { return key_; }
+    absl::string_view key() const { return key_; }
 
     // Index of the current string, in [0, count).
     size_t index() const { return next_index_ - 1; }
@@ -89,7 +89,7 @@ class FrontCodedBlockReader {
     friend class FrontCodedBlockReader;
     Cursor(const uint8_t* begin, const uint8_t* end, size_t count)
         : position_(begin), end_(end), count_(count) {}
-    bool Corrupt(std::string_view what);
+    bool Corrupt(absl::string_view what);
 
     const uint8_t* position_;  // Next entry; nullptr after corruption.
     const uint8_t* end_;
@@ -111,10 +111,10 @@ class FrontCodedBlockReader {
   absl::StatusOr<std::string> Get(size_t i) const;
 
   // Index of `key`, or nullopt if the block does not hold it.
-  absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const;
+  absl::StatusOr<std::optional<size_t>> Find(absl::string_view key) const;
 
   // Index of the first string ≥ `key`, or size() if every string is smaller.
-  absl::StatusOr<size_t> LowerBound(std::string_view key) const;
+  absl::StatusOr<size_t> LowerBound(absl::string_view key) const;
 
   // Decodes the whole block: OK iff it satisfies every invariant.
   absl::Status Validate() const;

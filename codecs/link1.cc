@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/little_endian.h"
 
 namespace crawldb::codecs {
 namespace {
 
-constexpr std::string_view kName = "link1";
+constexpr absl::string_view kName = "link1";
 
 absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("link1: ", what));
@@ -21,7 +22,7 @@ class Link1Graph final : public EncodedGraph {
   Link1Graph(std::vector<uint32_t> starts, std::vector<uint32_t> ids)
       : starts_(std::move(starts)), ids_(std::move(ids)) {}
 
-  std::string_view codec() const override { return kName; }
+  absl::string_view codec() const override { return kName; }
   uint32_t size() const override { return static_cast<uint32_t>(starts_.size() - 1); }
   uint64_t arc_count() const override { return ids_.size(); }
   uint32_t Degree(uint32_t node) const override { return starts_[node + 1] - starts_[node]; }

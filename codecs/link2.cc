@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/list_starts.h"
 #include "codecs/little_endian.h"
 #include "codecs/nybble.h"
@@ -13,7 +14,7 @@
 namespace crawldb::codecs {
 namespace {
 
-constexpr std::string_view kName = "link2";
+constexpr absl::string_view kName = "link2";
 
 absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("link2: ", what));
@@ -29,7 +30,7 @@ class Link2Graph final : public EncodedGraph {
         data_(std::move(data)),
         data_nybbles_(data_nybbles) {}
 
-  std::string_view codec() const override { return kName; }
+  absl::string_view codec() const override { return kName; }
   uint32_t size() const override { return node_count_; }
   uint64_t arc_count() const override { return arc_count_; }
 

@@ -1,9 +1,9 @@
 #include "codecs/link3.h"
 
-#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "codecs/list_starts.h"
 #include "codecs/little_endian.h"
 #include "codecs/nybble.h"
@@ -36,7 +36,7 @@ void WriteDeletes(absl::Span<const uint32_t> deletes, NybbleWriter* out) {
 // The record format of link3 (reference_graph.h): every field a nybble code, no tables.
 class NybbleRecords {
  public:
-  static constexpr std::string_view kName = "link3";
+  static constexpr absl::string_view kName = "link3";
   static constexpr int kUnitBits = 4;
 
   static absl::StatusOr<NybbleRecords> ParseTables(LittleEndianReader*) { return NybbleRecords(); }

@@ -1,11 +1,11 @@
 #include "codecs/link3_huff.h"
 
 #include <array>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/bit_reader.h"
 #include "codecs/bit_writer.h"
 #include "codecs/canonical_huffman.h"
@@ -92,7 +92,7 @@ absl::StatusOr<Tables> BuildTables(const Counts& counts) {
 // The record format of link3+huff (reference_graph.h): fields in Huffman codes, a bit stream.
 class HuffmanRecords {
  public:
-  static constexpr std::string_view kName = "link3+huff";
+  static constexpr absl::string_view kName = "link3+huff";
   static constexpr int kUnitBits = 1;
 
   explicit HuffmanRecords(Tables tables) : tables_(std::move(tables)) {}

@@ -5,6 +5,7 @@
 #include <zstd.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/varint.h"
 
 namespace crawldb::codecs {
@@ -31,12 +32,12 @@ struct ZstdContexts::Contexts {
 ZstdContexts::ZstdContexts() : contexts_(std::make_unique<Contexts>()) {}
 ZstdContexts::~ZstdContexts() = default;
 
-void AppendPackedBytes(std::string_view bytes, int level, std::string* out,
+void AppendPackedBytes(absl::string_view bytes, int level, std::string* out,
                        ZstdContexts* contexts) {
   AppendVarint(bytes.size(), out);
   if (bytes.size() < kMinZstdBytes) {
     out->push_back(static_cast<char>(kPlain));
-    out->append(bytes);
+    out->append(bytes.data(), bytes.size());
     return;
   }
   out->push_back(static_cast<char>(kZstd));
@@ -54,8 +55,8 @@ void AppendPackedBytes(std::string_view bytes, int level, std::string* out,
 }
 
 absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
-                             std::string_view what, std::string* out, ZstdContexts* contexts) {
-  auto damaged = [&](std::string_view why) {
+                             absl::string_view what, std::string* out, ZstdContexts* contexts) {
+  auto damaged = [&](absl::string_view why) {
     return absl::DataLossError(absl::StrCat(absl::string_view(what.data(), what.size()), ": ",
                                             absl::string_view(why.data(), why.size())));
   };

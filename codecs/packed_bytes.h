@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace crawldb::codecs {
@@ -39,8 +39,8 @@ class ZstdContexts {
   ZstdContexts& operator=(const ZstdContexts&) = delete;
 
  private:
-  friend void AppendPackedBytes(std::string_view, int, std::string*, ZstdContexts*);
-  friend absl::Status ReadPackedBytes(absl::Span<const uint8_t>, size_t, std::string_view,
+  friend void AppendPackedBytes(absl::string_view, int, std::string*, ZstdContexts*);
+  friend absl::Status ReadPackedBytes(absl::Span<const uint8_t>, size_t, absl::string_view,
                                       std::string*, ZstdContexts*);
   struct Contexts;
   std::unique_ptr<Contexts> contexts_;
@@ -48,13 +48,13 @@ class ZstdContexts {
 
 // Appends `bytes`, packed (compressed at `level` when at least kMinZstdBytes long), to *out.
 // Without `contexts`, a zstd context is made for the call.
-void AppendPackedBytes(std::string_view bytes, int level, std::string* out,
+void AppendPackedBytes(absl::string_view bytes, int level, std::string* out,
                        ZstdContexts* contexts = nullptr);
 
 // Replaces *out with the bytes `packed` holds; DataLossError, its message starting with `what`,
 // when it is damaged or holds more than max_size bytes.
 absl::Status ReadPackedBytes(absl::Span<const uint8_t> packed, size_t max_size,
-                             std::string_view what, std::string* out,
+                             absl::string_view what, std::string* out,
                              ZstdContexts* contexts = nullptr);
 
 }  // namespace crawldb::codecs

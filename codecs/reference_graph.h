@@ -29,7 +29,7 @@
 // each call, and each record of a pass, begins a use).
 //
 // A record format F provides (all positions in its units; `data` is the stream's bytes):
-//   static constexpr std::string_view kName;      the registered codec name
+//   static constexpr absl::string_view kName;      the registered codec name
 //   static constexpr int kUnitBits;               4 or 1
 //   static absl::StatusOr<F> ParseTables(LittleEndianReader*);  the tables; DataLossError
 //   void AppendTables(std::vector<uint8_t>*) const;
@@ -53,7 +53,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -169,7 +168,7 @@ class ReferenceGraph final : public EncodedGraph {
     return graph;
   }
 
-  std::string_view codec() const override { return Format::kName; }
+  absl::string_view codec() const override { return Format::kName; }
   uint32_t size() const override { return node_count_; }
   uint64_t arc_count() const override { return arc_count_; }
 

@@ -8,6 +8,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::codecs {
 namespace {
@@ -20,7 +21,7 @@ struct ShortString {
   uint64_t low = 0, high = 0;
   uint8_t length = 0;
 
-  explicit ShortString(std::string_view text) : length(static_cast<uint8_t>(text.size())) {
+  explicit ShortString(absl::string_view text) : length(static_cast<uint8_t>(text.size())) {
     char bytes[16] = {};
     std::memcpy(bytes, text.data(), text.size());
     std::memcpy(&low, bytes, 8);
@@ -136,7 +137,7 @@ absl::StatusOr<SymbolTable> SymbolTable::FromSymbols(std::vector<std::string> sy
   SymbolTable table(std::move(symbols));
   for (size_t i = 0; i < table.size(); ++i) {
     // Equal symbols end at one trie node, which names only one of them.
-    const std::string_view symbol = table.symbol(i);
+    const absl::string_view symbol = table.symbol(i);
     if (table.LongestMatch(symbol, 0) != std::pair<size_t, size_t>(i, symbol.size())) {
       return absl::InvalidArgumentError(absl::StrCat(
           "symbol_table: symbol \"",
@@ -146,16 +147,16 @@ absl::StatusOr<SymbolTable> SymbolTable::FromSymbols(std::vector<std::string> sy
   return table;
 }
 
-SymbolTable SymbolTable::Learn(absl::Span<const std::string_view> sample, size_t max_symbols) {
+SymbolTable SymbolTable::Learn(absl::Span<const absl::string_view> sample, size_t max_symbols) {
   max_symbols = std::min(max_symbols, kMaxSymbols);
   SymbolTable table;
   if (max_symbols == 0) return table;
   size_t sample_bytes = 0;
-  for (std::string_view text : sample) sample_bytes += text.size();
+  for (absl::string_view text : sample) sample_bytes += text.size();
   for (int generation = 0; generation < kGenerations; ++generation) {
     std::unordered_map<ShortString, uint64_t, ShortStringHash> counts;
     counts.reserve(sample_bytes / 8);  // About the distinct tokens and pairs of URL text.
-    for (std::string_view text : sample) {
+    for (absl::string_view text : sample) {
       size_t previous_start = 0, previous_length = 0;  // The previous token; length 0: none.
       for (size_t pos = 0; pos < text.size();) {
         const size_t length = std::max<size_t>(table.LongestMatch(text, pos).second, 1);

@@ -23,11 +23,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace crawldb::codecs {
@@ -49,16 +49,16 @@ class SymbolTable {
 
   // Learns at most max_symbols (capped at kMaxSymbols) symbols from `sample` (see above).
   // Cost: five passes over the sample plus a hash map of its distinct token pairs.
-  static SymbolTable Learn(absl::Span<const std::string_view> sample, size_t max_symbols);
+  static SymbolTable Learn(absl::Span<const absl::string_view> sample, size_t max_symbols);
 
   size_t size() const { return symbols_.size(); }
-  std::string_view symbol(size_t i) const { return symbols_[i]; }
+  absl::string_view symbol(size_t i) const { return symbols_[i]; }
   const std::vector<std::string>& symbols() const { return symbols_; }
 
   // Calls visit(symbol index, length in bytes) for every symbol that text[pos, …) starts with,
   // shortest first. pos ≤ text.size().
   template <typename Visit>
-  void ForEachMatch(std::string_view text, size_t pos, Visit visit) const {
+  void ForEachMatch(absl::string_view text, size_t pos, Visit visit) const {
     if (pos >= text.size()) return;
     uint32_t node = root_children_[static_cast<uint8_t>(text[pos])];
     for (size_t length = 1; node != 0; ++length) {
@@ -69,7 +69,7 @@ class SymbolTable {
   }
 
   // The longest symbol text[pos, …) starts with, as (index, length); length 0 when none does.
-  std::pair<size_t, size_t> LongestMatch(std::string_view text, size_t pos) const {
+  std::pair<size_t, size_t> LongestMatch(absl::string_view text, size_t pos) const {
     std::pair<size_t, size_t> best(0, 0);
     ForEachMatch(text, pos, [&](size_t index, size_t length) { best = {index, length}; });
     return best;

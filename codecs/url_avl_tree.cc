@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/varint.h"
 
 namespace crawldb::codecs {
@@ -173,7 +174,7 @@ void UrlAvlTree::CopyUrlTail(const Decoded& rec, uint32_t from, char* out) const
   }
 }
 
-int UrlAvlTree::CompareWith(uint32_t id, std::string_view query, size_t known, size_t* lcp) const {
+int UrlAvlTree::CompareWith(uint32_t id, absl::string_view query, size_t known, size_t* lcp) const {
   const Decoded rec = Decode(id);
   const size_t length = rec.Length();
   // URL(id)[known, length): in place when the diff holds it all, else rebuilt.
@@ -203,7 +204,7 @@ int UrlAvlTree::CompareWith(uint32_t id, std::string_view query, size_t known, s
   return query_rest < node_rest ? -1 : 1;
 }
 
-void UrlAvlTree::Search(std::string_view query, Descent* d) const {
+void UrlAvlTree::Search(absl::string_view query, Descent* d) const {
   // lcp of the query with the nearest visited URL below it and above it: every URL of the
   // current subtree lies between those two, so it shares min(lo, hi) bytes with the query.
   size_t lo = 0;
@@ -234,7 +235,7 @@ void UrlAvlTree::Search(std::string_view query, Descent* d) const {
   }
 }
 
-absl::StatusOr<UrlAvlTree::AddResult> UrlAvlTree::Add(std::string_view url) {
+absl::StatusOr<UrlAvlTree::AddResult> UrlAvlTree::Add(absl::string_view url) {
   Descent d;
   Search(url, &d);
   if (d.found != kNoChild) return AddResult{d.found, false};
@@ -298,7 +299,7 @@ absl::StatusOr<UrlAvlTree::AddResult> UrlAvlTree::Add(std::string_view url) {
   return AddResult{id, true};
 }
 
-std::optional<uint32_t> UrlAvlTree::Find(std::string_view url) const {
+std::optional<uint32_t> UrlAvlTree::Find(absl::string_view url) const {
   Descent d;
   Search(url, &d);
   if (d.found == kNoChild) return std::nullopt;
@@ -357,7 +358,7 @@ UrlAvlTree::TreeNode UrlAvlTree::Node(uint32_t id) const {
 UrlAvlTree::CompressedUrl UrlAvlTree::Record(uint32_t id) const {
   const Decoded rec = Decode(id);
   return CompressedUrl{rec.ref == kNoChild ? id : rec.ref, rec.common,
-                       std::string_view(rec.diff, rec.diff_size)};
+                       absl::string_view(rec.diff, rec.diff_size)};
 }
 
 UrlAvlTree::Stats UrlAvlTree::ComputeStats() const {

@@ -76,11 +76,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::codecs {
 
@@ -119,7 +119,7 @@ class UrlAvlTree {
     uint32_t ref_id;         // the URL sharing the prefix; the URL's own id when it has none
                              // (the paper's root shows RefID 0, its own id)
     uint32_t common_prefix;  // bytes shared with URL ref_id; 0 when there is no reference
-    std::string_view diff;   // the URL's bytes from position common_prefix on
+    absl::string_view diff;  // the URL's bytes from position common_prefix on
   };
 
   // One TreeNode entry, unpacked.
@@ -157,10 +157,10 @@ class UrlAvlTree {
   // its id and whether it is new; a new URL gets id size(). Fails with kResourceExhausted,
   // changing nothing, when the tree already holds max_urls URLs or the record would grow the
   // arena past max_arena_bytes.
-  absl::StatusOr<AddResult> Add(std::string_view url);
+  absl::StatusOr<AddResult> Add(absl::string_view url);
 
   // The id of `url`, or nullopt when it is not stored.
-  std::optional<uint32_t> Find(std::string_view url) const;
+  std::optional<uint32_t> Find(absl::string_view url) const;
 
   // The URL with id `id`; kOutOfRange when id >= size().
   absl::StatusOr<std::string> Retrieve(uint32_t id) const;
@@ -217,9 +217,9 @@ class UrlAvlTree {
   void CopyUrlTail(const Decoded& rec, uint32_t from, char* out) const;
   // Compares `query` with URL(id), both known to share their first `known` bytes. Returns <0, 0,
   // >0 as query <, ==, > URL(id) and sets *lcp to their common prefix length.
-  int CompareWith(uint32_t id, std::string_view query, size_t known, size_t* lcp) const;
+  int CompareWith(uint32_t id, absl::string_view query, size_t known, size_t* lcp) const;
   // Descends from the root looking for `query`; fills *d.
-  void Search(std::string_view query, Descent* d) const;
+  void Search(absl::string_view query, Descent* d) const;
 
   uint32_t Left(uint32_t id) const { return static_cast<uint32_t>(tree_[id] >> 36); }
   uint32_t Right(uint32_t id) const { return static_cast<uint32_t>(tree_[id] >> 4) & kNoChild; }

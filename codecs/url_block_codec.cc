@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/bit_writer.h"
 #include "codecs/elias_gamma.h"
 #include "codecs/url_block_decoding.h"
@@ -26,7 +27,7 @@ using url_block_internal::kSharedEscape;
 using url_block_internal::Model;
 
 // Writes key[from, end) as tokens and end-of-key under `model`.
-void EncodeTokens(const Model& model, std::string_view key, size_t from,
+void EncodeTokens(const Model& model, absl::string_view key, size_t from,
                   std::vector<uint32_t>* tokens, BitWriter& out) {
   tokens->clear();
   model.Tokenize(key, from, tokens);
@@ -47,7 +48,7 @@ void EncodeTokens(const Model& model, std::string_view key, size_t from,
 }
 
 // Writes the entry of `key` against its neighbour.
-void EncodeEntry(const Model& model, std::string_view neighbour, std::string_view key,
+void EncodeEntry(const Model& model, absl::string_view neighbour, absl::string_view key,
                  std::vector<uint32_t>* tokens, BitWriter& out) {
   const size_t shared = CommonPrefix(neighbour, key);
   if (shared < kSharedEscape) {
@@ -60,7 +61,7 @@ void EncodeEntry(const Model& model, std::string_view neighbour, std::string_vie
   EncodeTokens(model, key, shared, tokens, out);
 }
 
-absl::Status CheckKeyLength(std::string_view key, size_t index) {
+absl::Status CheckKeyLength(absl::string_view key, size_t index) {
   if (key.size() <= kMaxUrlKeyBytes) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat("url_block: key ", index, " has ", key.size(),
                                                  " bytes, more than ", kMaxUrlKeyBytes));
@@ -69,8 +70,8 @@ absl::Status CheckKeyLength(std::string_view key, size_t index) {
 }  // namespace
 
 absl::StatusOr<std::vector<uint8_t>> EncodeUrlBlock(const UrlBlockModel& model,
-                                                    absl::Span<const std::string_view> keys,
-                                                    std::optional<std::string_view> next_head) {
+                                                    absl::Span<const absl::string_view> keys,
+                                                    std::optional<absl::string_view> next_head) {
   if (keys.empty()) return absl::InvalidArgumentError("url_block: a block needs at least one key");
   for (size_t i = 0; i < keys.size(); ++i) {
     if (absl::Status s = CheckKeyLength(keys[i], i); !s.ok()) return s;
@@ -111,7 +112,7 @@ absl::StatusOr<std::vector<uint8_t>> EncodeUrlBlock(const UrlBlockModel& model,
   return block;
 }
 
-absl::Status AppendEncodedUrlKey(const UrlBlockModel& model, std::string_view key,
+absl::Status AppendEncodedUrlKey(const UrlBlockModel& model, absl::string_view key,
                                  std::vector<uint8_t>* out) {
   if (absl::Status s = CheckKeyLength(key, 0); !s.ok()) return s;
   BitWriter bits;
@@ -134,7 +135,7 @@ absl::Status DecodeUrlKey(const UrlBlockModel& model, absl::Span<const uint8_t> 
 }
 
 absl::StatusOr<int> CompareUrlKey(const UrlBlockModel& model, absl::Span<const uint8_t> bytes,
-                                  std::string_view key) {
+                                  absl::string_view key) {
   // DecodeTokens' loop, comparing each token's bytes as they come.
   BitSource in(bytes, 0);
   const uint32_t* const tables = model.TokenTables();

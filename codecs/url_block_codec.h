@@ -55,11 +55,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/url_block_model.h"
 
@@ -74,12 +74,12 @@ inline constexpr size_t kMaxUrlKeyBytes = size_t{1} << 20;
 // for the store's last block. InvalidArgumentError unless keys is non-empty and strictly
 // increasing, next_head is above the last key, and no key is longer than kMaxUrlKeyBytes.
 absl::StatusOr<std::vector<uint8_t>> EncodeUrlBlock(const UrlBlockModel& model,
-                                                    absl::Span<const std::string_view> keys,
-                                                    std::optional<std::string_view> next_head);
+                                                    absl::Span<const absl::string_view> keys,
+                                                    std::optional<absl::string_view> next_head);
 
 // Appends one key coded alone (the `key` rule above) to *out. InvalidArgumentError if the key
 // is longer than kMaxUrlKeyBytes.
-absl::Status AppendEncodedUrlKey(const UrlBlockModel& model, std::string_view key,
+absl::Status AppendEncodedUrlKey(const UrlBlockModel& model, absl::string_view key,
                                  std::vector<uint8_t>* out);
 
 // Decodes a key coded by AppendEncodedUrlKey, which must fill `bytes` exactly, into *key.
@@ -90,7 +90,7 @@ absl::Status DecodeUrlKey(const UrlBlockModel& model, absl::Span<const uint8_t> 
 // coded key is smaller, equal or greater. Decodes only up to the first difference, so it does
 // not check the rest of `bytes`.
 absl::StatusOr<int> CompareUrlKey(const UrlBlockModel& model, absl::Span<const uint8_t> bytes,
-                                  std::string_view key);
+                                  absl::string_view key);
 
 // Landmarks: a key in the middle of each half of a block and where its entry ends, so that a
 // reader can start there instead of at a head. A block's landmarks are found by decoding it
@@ -101,12 +101,12 @@ absl::StatusOr<int> CompareUrlKey(const UrlBlockModel& model, absl::Span<const u
 struct UrlBlockLandmarks {
   size_t forward_index = 0;   // F = ⌈f / 2⌉ when f ≥ 2: key F of the forward part
   uint64_t forward_bits = 0;  // bit position, in the forward part, of entry F + 1
-  std::string_view forward_key;
+  absl::string_view forward_key;
   // With a backward part of b = count − 1 − f ≥ 2 keys: L = count − ⌈b / 2⌉.
   size_t backward_index = 0;
   uint64_t backward_bits = 0;  // bit position, in the backward part, of entry L − 1
-  std::string_view backward_key;
-  std::string_view first_backward_key;  // key f + 1, when backward_index ≠ 0
+  absl::string_view backward_key;
+  absl::string_view first_backward_key;  // key f + 1, when backward_index ≠ 0
 };
 
 class UrlBlockReader {
@@ -121,7 +121,7 @@ class UrlBlockReader {
     // corruption (then status() is not OK); Next() then keeps returning false.
     bool Next();
     // The current key; valid after Next() returned true, until the next call.
-    std::string_view key() const { return key_; }
+    absl::string_view key() const { return key_; }
     // Index of the current key in the block.
     size_t index() const { return next_index_ - 1; }
     const absl::Status& status() const { return status_; }
@@ -139,7 +139,7 @@ class UrlBlockReader {
     size_t length_ = 0;
     std::string second_half_;  // Keys f + 1 .. count − 1, ascending, concatenated.
     std::vector<size_t> second_half_ends_;
-    std::string_view key_;
+    absl::string_view key_;
     bool done_ = false;
     absl::Status status_;
   };
@@ -147,8 +147,8 @@ class UrlBlockReader {
   // A reader over `block` (EncodeUrlBlock's output) whose head is `head` and whose next block
   // starts with `next_head` (nullopt if unknown or none: then only the first half can be read,
   // see forward_count()). DataLossError if the header is missing or does not fit the block.
-  static absl::StatusOr<UrlBlockReader> Open(const UrlBlockModel& model, std::string_view head,
-                                             std::optional<std::string_view> next_head,
+  static absl::StatusOr<UrlBlockReader> Open(const UrlBlockModel& model, absl::string_view head,
+                                             std::optional<absl::string_view> next_head,
                                              absl::Span<const uint8_t> block);
 
   // Keys in the block, head included.
@@ -166,10 +166,10 @@ class UrlBlockReader {
   absl::Status Get(size_t i, std::string* key) const;
 
   // Index of the first key ≥ `key`, size() if every key is smaller. *scratch is working space.
-  absl::StatusOr<size_t> LowerBound(std::string_view key, std::string* scratch) const;
+  absl::StatusOr<size_t> LowerBound(absl::string_view key, std::string* scratch) const;
 
   // Index of `key`, nullopt if the block does not hold it. *scratch is working space.
-  absl::StatusOr<std::optional<size_t>> Find(std::string_view key, std::string* scratch) const;
+  absl::StatusOr<std::optional<size_t>> Find(absl::string_view key, std::string* scratch) const;
 
   Cursor NewCursor() const { return Cursor(*this); }
 
@@ -184,8 +184,8 @@ class UrlBlockReader {
   absl::Status Validate() const;
 
  private:
-  UrlBlockReader(const UrlBlockModel& model, std::string_view head,
-                 std::optional<std::string_view> next_head, absl::Span<const uint8_t> forward,
+  UrlBlockReader(const UrlBlockModel& model, absl::string_view head,
+                 std::optional<absl::string_view> next_head, absl::Span<const uint8_t> forward,
                  absl::Span<const uint8_t> backward, size_t count, size_t forward_count)
       : model_(&model),
         head_(head),
@@ -197,28 +197,28 @@ class UrlBlockReader {
 
   // LowerBound, also telling whether the key found equals `key`. Starts with the half that
   // LikelyInSecondHalf picks, so a Find usually decodes a quarter of the block.
-  absl::StatusOr<size_t> Search(std::string_view key, std::string* scratch, bool* equal) const;
+  absl::StatusOr<size_t> Search(absl::string_view key, std::string* scratch, bool* equal) const;
   // Search with landmarks.
-  absl::StatusOr<size_t> SearchFromLandmarks(std::string_view key, std::string* scratch,
+  absl::StatusOr<size_t> SearchFromLandmarks(absl::string_view key, std::string* scratch,
                                              bool* equal) const;
   // Decodes forward entries start + 1 .. last from key `start` (`start_key`, whose entry ends
   // at bit `bits`): the first index whose key is ≥ `key`, or last + 1 (*equal false).
-  absl::StatusOr<size_t> ScanForward(std::string_view start_key, size_t start, uint64_t bits,
-                                     size_t last, std::string_view key, std::string* scratch,
+  absl::StatusOr<size_t> ScanForward(absl::string_view start_key, size_t start, uint64_t bits,
+                                     size_t last, absl::string_view key, std::string* scratch,
                                      bool* equal) const;
   // Decodes backward entries start − 1 down to lowest from key `start` (`start_key`; count and
   // the next head for the top): one above the highest index whose key is < `key`, or lowest
   // (start when nothing is decoded); *equal tells whether the key at the returned index
   // equals `key`.
-  absl::StatusOr<size_t> ScanBackward(std::string_view start_key, size_t start, uint64_t bits,
-                                      size_t lowest, std::string_view key, std::string* scratch,
+  absl::StatusOr<size_t> ScanBackward(absl::string_view start_key, size_t start, uint64_t bits,
+                                      size_t lowest, absl::string_view key, std::string* scratch,
                                       bool* equal) const;
-  bool LikelyInSecondHalf(std::string_view key) const;
+  bool LikelyInSecondHalf(absl::string_view key) const;
   absl::Status NeedNextHead(size_t i) const;
 
   const UrlBlockModel* model_;
-  std::string_view head_;
-  std::optional<std::string_view> next_head_;
+  absl::string_view head_;
+  std::optional<absl::string_view> next_head_;
   absl::Span<const uint8_t> forward_;   // The forward part, padding included.
   absl::Span<const uint8_t> backward_;  // The backward part; empty without one.
   size_t count_;

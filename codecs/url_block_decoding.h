@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/url_block_codec.h"
 
@@ -32,7 +32,7 @@ inline absl::Status Corrupt(size_t index, absl::string_view what) {
   return absl::DataLossError(absl::StrCat("url_block: key ", index, ": ", what));
 }
 
-inline size_t CommonPrefix(std::string_view a, std::string_view b) {
+inline size_t CommonPrefix(absl::string_view a, absl::string_view b) {
   const size_t limit = std::min(a.size(), b.size());
   return static_cast<size_t>(std::mismatch(a.begin(), a.begin() + limit, b.begin()).first -
                              a.begin());

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_codec.h"
 #include "codecs/varint.h"
 
@@ -57,7 +58,7 @@ std::vector<uint8_t> UrlBlockIndex::Serialize() const {
   return out;
 }
 
-absl::Status UrlBlockIndex::Append(std::string_view head) {
+absl::Status UrlBlockIndex::Append(absl::string_view head) {
   if (!ends_.empty()) {
     absl::StatusOr<int> order = CompareUrlKey(*model_, CodedHead(ends_.size() - 1), head);
     if (!order.ok()) return order.status();
@@ -85,7 +86,7 @@ absl::Status UrlBlockIndex::Head(size_t block, std::string* head) const {
   return DecodeUrlKey(*model_, CodedHead(block), head);
 }
 
-absl::StatusOr<std::optional<size_t>> UrlBlockIndex::FindBlock(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> UrlBlockIndex::FindBlock(absl::string_view key) const {
   // Invariant: heads of blocks < low are ≤ key, heads of blocks ≥ high are > key.
   size_t low = 0, high = ends_.size();
   while (low < high) {

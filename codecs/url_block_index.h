@@ -21,11 +21,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/url_block_model.h"
 
@@ -43,7 +43,7 @@ class UrlBlockIndex {
 
   // Appends the head of the next block. InvalidArgumentError unless it is greater than the
   // last head (or longer than kMaxUrlKeyBytes); DataLossError if the last head is corrupt.
-  absl::Status Append(std::string_view head);
+  absl::Status Append(absl::string_view head);
 
   // Blocks indexed.
   size_t size() const { return ends_.size(); }
@@ -60,7 +60,7 @@ class UrlBlockIndex {
   // The last block whose head is ≤ key: the only block that can hold `key`, and the one where a
   // lower-bound search for it starts. nullopt if key is below the first head or the index is
   // empty.
-  absl::StatusOr<std::optional<size_t>> FindBlock(std::string_view key) const;
+  absl::StatusOr<std::optional<size_t>> FindBlock(absl::string_view key) const;
 
   // Decodes every head and checks that they strictly increase.
   absl::Status Validate() const;

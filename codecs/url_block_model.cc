@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/huffman.h"
 #include "codecs/varint.h"
 
@@ -30,13 +31,13 @@ absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("url_block_model: ", what));
 }
 
-size_t CommonPrefix(std::string_view a, std::string_view b) {
+size_t CommonPrefix(absl::string_view a, absl::string_view b) {
   const size_t limit = std::min(a.size(), b.size());
   return static_cast<size_t>(std::mismatch(a.begin(), a.begin() + limit, b.begin()).first -
                              a.begin());
 }
 
-int ContextAt(std::string_view key, size_t pos) {
+int ContextAt(absl::string_view key, size_t pos) {
   return pos == 0 ? Model::kStartContext : static_cast<uint8_t>(key[pos - 1]);
 }
 
@@ -45,7 +46,7 @@ int ContextAt(std::string_view key, size_t pos) {
 // position is fixed by the key itself, so the cost of the rest from a position does not depend
 // on how the key was cut before it.
 void ParseOptimal(const SymbolTable& symbols, const std::array<uint8_t, Model::kContexts>& clusters,
-                  const uint8_t* lengths, size_t token_count, std::string_view key, size_t from,
+                  const uint8_t* lengths, size_t token_count, absl::string_view key, size_t from,
                   std::vector<uint32_t>* tokens) {
   const size_t n = key.size() - from;
   std::vector<uint32_t> cost(n + 1, 0);  // Bits from position i to the end.
@@ -74,7 +75,7 @@ void ParseOptimal(const SymbolTable& symbols, const std::array<uint8_t, Model::k
 
 // One sampled key: the part a block will code (after the shared prefix).
 struct SampleKey {
-  std::string_view key;
+  absl::string_view key;
   size_t shared;  // 0 for a block's first key.
 };
 
@@ -273,7 +274,7 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
       bytes = 0;
       last = 0;
     } else if (t >= kFirstSymbolToken) {
-      const std::string_view symbol = symbols_.symbol(t - kFirstSymbolToken);
+      const absl::string_view symbol = symbols_.symbol(t - kFirstSymbolToken);
       bytes = static_cast<uint32_t>(symbol.size());
       last = static_cast<uint8_t>(symbol.back());
     }
@@ -298,7 +299,7 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
   }
 }
 
-absl::StatusOr<UrlBlockModel> UrlBlockModel::Train(absl::Span<const std::string_view> keys,
+absl::StatusOr<UrlBlockModel> UrlBlockModel::Train(absl::Span<const absl::string_view> keys,
                                                    const UrlBlockModelOptions& options) {
   if (options.block_keys == 0) {
     return absl::InvalidArgumentError("url_block_model: block_keys must be at least 1");
@@ -313,11 +314,11 @@ absl::StatusOr<UrlBlockModel> UrlBlockModel::Train(absl::Span<const std::string_
   }
   // The sample: every stride-th key, with the shared prefix its block will give it.
   uint64_t total_bytes = 0;
-  for (std::string_view key : keys) total_bytes += key.size();
+  for (absl::string_view key : keys) total_bytes += key.size();
   const uint64_t budget = std::max<size_t>(options.max_sample_bytes, 1);
   const size_t stride = std::max<uint64_t>(1, (total_bytes + budget - 1) / budget);
   std::vector<SampleKey> sample;
-  std::vector<std::string_view> suffixes;
+  std::vector<absl::string_view> suffixes;
   std::vector<uint64_t> shared_counts(256, 0);
   for (size_t i = 0; i < keys.size(); i += stride) {
     const size_t shared = i % options.block_keys == 0 ? 0 : CommonPrefix(keys[i - 1], keys[i]);
@@ -403,7 +404,7 @@ absl::StatusOr<UrlBlockModel> UrlBlockModel::Train(absl::Span<const std::string_
                        SharedCodeLengths(shared_counts));
 }
 
-void UrlBlockModel::Tokenize(std::string_view key, size_t from,
+void UrlBlockModel::Tokenize(absl::string_view key, size_t from,
                              std::vector<uint32_t>* tokens) const {
   ParseOptimal(symbols_, context_cluster_, token_lengths_.data(), token_count_, key, from, tokens);
 }

@@ -52,10 +52,10 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/symbol_table.h"
 
@@ -94,7 +94,7 @@ class UrlBlockModel {
   // Trains a model on `keys`, sorted in strictly increasing byte order as the store will hold
   // them (unsorted input is accepted, but trains for suffixes it will not see).
   // InvalidArgumentError on options out of range.
-  static absl::StatusOr<UrlBlockModel> Train(absl::Span<const std::string_view> keys,
+  static absl::StatusOr<UrlBlockModel> Train(absl::Span<const absl::string_view> keys,
                                              const UrlBlockModelOptions& options = {});
 
   // Parses and checks a serialized model; DataLossError "url_block_model: <what>" if it does
@@ -118,7 +118,7 @@ class UrlBlockModel {
 
   // Appends the tokens of key[from, end) to *tokens, end-of-key excluded: the parse with the
   // fewest bits under this model's codes (the context of key[from] is key[from − 1], or start).
-  void Tokenize(std::string_view key, size_t from, std::vector<uint32_t>* tokens) const;
+  void Tokenize(absl::string_view key, size_t from, std::vector<uint32_t>* tokens) const;
 
   // Codeword and length (bits) of `token` in `cluster`; length 0: the token has no codeword
   // there (only symbols can lack one).

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_codec.h"
 #include "codecs/url_block_decoding.h"
 #include "codecs/varint.h"
@@ -23,8 +24,8 @@ using url_block_internal::Model;
 }  // namespace
 
 absl::StatusOr<UrlBlockReader> UrlBlockReader::Open(const UrlBlockModel& model,
-                                                    std::string_view head,
-                                                    std::optional<std::string_view> next_head,
+                                                    absl::string_view head,
+                                                    std::optional<absl::string_view> next_head,
                                                     absl::Span<const uint8_t> block) {
   const uint8_t* const end = block.data() + block.size();
   uint64_t header;
@@ -78,7 +79,7 @@ absl::Status UrlBlockReader::Get(size_t i, std::string* key) const {
   // From the nearer head, or from the landmark between it and key i.
   size_t k = 0;
   uint64_t bits = 0;
-  std::string_view start = head_;
+  absl::string_view start = head_;
   if (!backward) {
     if (marks != nullptr && marks->forward_index != 0 && i >= marks->forward_index) {
       k = marks->forward_index;
@@ -98,7 +99,7 @@ absl::Status UrlBlockReader::Get(size_t i, std::string* key) const {
       start = marks->backward_key;
     }
   }
-  key->assign(start);
+  key->assign(start.data(), start.size());
   size_t length = start.size();
   BitSource in(backward ? backward_ : forward_, bits);
   while (k != i) {
@@ -111,17 +112,18 @@ absl::Status UrlBlockReader::Get(size_t i, std::string* key) const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<size_t> UrlBlockReader::ScanForward(std::string_view start_key, size_t start,
-                                                   uint64_t bits, size_t last, std::string_view key,
-                                                   std::string* scratch, bool* equal) const {
-  scratch->assign(start_key);
+absl::StatusOr<size_t> UrlBlockReader::ScanForward(absl::string_view start_key, size_t start,
+                                                   uint64_t bits, size_t last,
+                                                   absl::string_view key, std::string* scratch,
+                                                   bool* equal) const {
+  scratch->assign(start_key.data(), start_key.size());
   size_t length = start_key.size();
   BitSource in(forward_, bits);
   for (size_t k = start + 1; k <= last; ++k) {
     if (const char* error = DecodeEntry(*model_, in, false, scratch, &length)) {
       return Corrupt(k, error);
     }
-    if (const std::string_view found(scratch->data(), length); found >= key) {
+    if (const absl::string_view found(scratch->data(), length); found >= key) {
       *equal = found == key;
       return k;
     }
@@ -130,12 +132,12 @@ absl::StatusOr<size_t> UrlBlockReader::ScanForward(std::string_view start_key, s
   return last + 1;
 }
 
-absl::StatusOr<size_t> UrlBlockReader::ScanBackward(std::string_view start_key, size_t start,
+absl::StatusOr<size_t> UrlBlockReader::ScanBackward(absl::string_view start_key, size_t start,
                                                     uint64_t bits, size_t lowest,
-                                                    std::string_view key, std::string* scratch,
+                                                    absl::string_view key, std::string* scratch,
                                                     bool* equal) const {
   if (absl::Status s = NeedNextHead(lowest); !s.ok()) return s;
-  scratch->assign(start_key);
+  scratch->assign(start_key.data(), start_key.size());
   size_t length = start_key.size();
   BitSource in(backward_, bits);
   *equal = start < count_ && start_key == key;  // The next head is not in the block.
@@ -143,7 +145,7 @@ absl::StatusOr<size_t> UrlBlockReader::ScanBackward(std::string_view start_key, 
     if (const char* error = DecodeEntry(*model_, in, true, scratch, &length)) {
       return Corrupt(k, error);
     }
-    const std::string_view found(scratch->data(), length);
+    const absl::string_view found(scratch->data(), length);
     if (found < key) return k + 1;
     *equal = found == key;  // Key k is the lowest key ≥ `key` so far.
   }
@@ -152,10 +154,10 @@ absl::StatusOr<size_t> UrlBlockReader::ScanBackward(std::string_view start_key, 
 
 // Whether `key` (head ≤ key < next head) more likely falls in the second half: where it sits
 // between the two heads at their first difference, read as a 16-bit number.
-bool UrlBlockReader::LikelyInSecondHalf(std::string_view key) const {
-  const std::string_view next = *next_head_;
+bool UrlBlockReader::LikelyInSecondHalf(absl::string_view key) const {
+  const absl::string_view next = *next_head_;
   const size_t at = CommonPrefix(head_, next);
-  auto value = [at](std::string_view s) {
+  auto value = [at](absl::string_view s) {
     uint32_t v = 0;
     for (size_t i = at; i < at + 2; ++i)
       v = v * 257 + (i < s.size() ? static_cast<uint8_t>(s[i]) + 1u : 0u);
@@ -165,7 +167,7 @@ bool UrlBlockReader::LikelyInSecondHalf(std::string_view key) const {
   return middle - low > (high - low) / 2;
 }
 
-absl::StatusOr<size_t> UrlBlockReader::Search(std::string_view key, std::string* scratch,
+absl::StatusOr<size_t> UrlBlockReader::Search(absl::string_view key, std::string* scratch,
                                               bool* equal) const {
   if (head_ >= key) {
     *equal = head_ == key;
@@ -187,7 +189,7 @@ absl::StatusOr<size_t> UrlBlockReader::Search(std::string_view key, std::string*
   return index;
 }
 
-absl::StatusOr<size_t> UrlBlockReader::SearchFromLandmarks(std::string_view key,
+absl::StatusOr<size_t> UrlBlockReader::SearchFromLandmarks(absl::string_view key,
                                                            std::string* scratch,
                                                            bool* equal) const {
   // head < key < next head. Each case below decodes the keys between two known keys, the
@@ -279,12 +281,12 @@ absl::StatusOr<UrlBlockLandmarks> UrlBlockReader::FindLandmarks(std::string* key
     return s;
   }
   if (b == 0) {
-    marks.forward_key = std::string_view(*keys).substr(0, forward_length);
+    marks.forward_key = absl::string_view(*keys).substr(0, forward_length);
     return marks;
   }
   if (absl::Status s = NeedNextHead(f + 1); !s.ok()) return s;
   const std::string last_forward(key.data(), length);
-  key.assign(*next_head_);
+  key.assign(next_head_->data(), next_head_->size());
   length = key.size();
   size_t backward_length = 0;
   if (absl::Status s =
@@ -294,24 +296,24 @@ absl::StatusOr<UrlBlockLandmarks> UrlBlockReader::FindLandmarks(std::string* key
     return s;
   }
   // Each half is ordered within itself; the step between them is checked here.
-  if (std::string_view(last_forward) >= std::string_view(key.data(), length)) {
+  if (absl::string_view(last_forward) >= absl::string_view(key.data(), length)) {
     return Corrupt(f + 1, "key not above the previous key");
   }
   keys->append(key.data(), length);
-  const std::string_view all(*keys);
+  const absl::string_view all(*keys);
   marks.forward_key = all.substr(0, forward_length);
   marks.backward_key = all.substr(forward_length, backward_length);
   marks.first_backward_key = all.substr(forward_length + backward_length);
   return marks;
 }
 
-absl::StatusOr<size_t> UrlBlockReader::LowerBound(std::string_view key,
+absl::StatusOr<size_t> UrlBlockReader::LowerBound(absl::string_view key,
                                                   std::string* scratch) const {
   bool equal;
   return Search(key, scratch, &equal);
 }
 
-absl::StatusOr<std::optional<size_t>> UrlBlockReader::Find(std::string_view key,
+absl::StatusOr<std::optional<size_t>> UrlBlockReader::Find(absl::string_view key,
                                                            std::string* scratch) const {
   bool equal;
   absl::StatusOr<size_t> index = Search(key, scratch, &equal);
@@ -338,7 +340,7 @@ bool UrlBlockReader::Cursor::Next() {
   const UrlBlockReader& r = *reader_;
   const size_t i = next_index_;
   if (i == 0) {
-    buffer_.assign(r.head_);
+    buffer_.assign(r.head_.data(), r.head_.size());
     length_ = r.head_.size();
   } else if (i <= r.forward_count_) {
     BitSource in(r.forward_, bit_position_);
@@ -357,12 +359,12 @@ bool UrlBlockReader::Cursor::Next() {
     return Fail(absl::OkStatus());
   }
   if (i <= r.forward_count_) {
-    key_ = std::string_view(buffer_.data(), length_);
+    key_ = absl::string_view(buffer_.data(), length_);
   } else {
     // The second half was decoded from its top down: key i is entry count − 1 − i.
     const size_t slot = r.count_ - 1 - i;
     const size_t begin = slot == 0 ? 0 : second_half_ends_[slot - 1];
-    key_ = std::string_view(second_half_).substr(begin, second_half_ends_[slot] - begin);
+    key_ = absl::string_view(second_half_).substr(begin, second_half_ends_[slot] - begin);
   }
   ++next_index_;
   return true;
@@ -387,7 +389,7 @@ bool UrlBlockReader::Cursor::DecodeSecondHalf() {
     return Fail(absl::DataLossError(absl::StrCat("url_block: backward part: ", error)));
   }
   // Each half is ordered within itself; the step between them is checked here.
-  if (std::string_view(buffer_.data(), length_) >= std::string_view(key.data(), length)) {
+  if (absl::string_view(buffer_.data(), length_) >= absl::string_view(key.data(), length)) {
     return Fail(Corrupt(r.forward_count_ + 1, "key not above the previous key"));
   }
   return true;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fails when a tracked C++ file differs from what clang-format makes of it (.clang-format at the
-# root; Debian 12's clang-format 14, which scripts/install-deps.sh installs). The `format` test.
+# root; Debian 12's clang-format 14, which scripts/install-deps.sh installs), or names
+# std::string_view: the project has one string-view type, absl::string_view (Debian's Abseil
+# has its own, not an alias of std's, and every Abseil function takes it). The `format` test.
 # To fix: clang-format -i FILE… (or every file: clang-format -i $(git ls-files '*.cc' '*.h')).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +15,8 @@ if ! clang-format --dry-run --Werror "${files[@]}"; then
   echo "format: the files above differ from .clang-format; run clang-format -i on them" >&2
   exit 1
 fi
-echo "format: ${#files[@]} files match .clang-format"
+if grep -n 'std::string_view\|<string_view>' "${files[@]}"; then
+  echo "format: the lines above name std::string_view; use absl::string_view" >&2
+  exit 1
+fi
+echo "format: ${#files[@]} files match .clang-format and use one string-view type"

@@ -39,7 +39,6 @@
 #include <exception>
 #include <memory>
 #include <new>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -68,7 +67,7 @@ void SetVtabError(sqlite3_vtab* vtab, const absl::Status& status) noexcept;
 void SetResultError(sqlite3_context* context, const absl::Status& status) noexcept;
 
 // Sets a function's result to a copy of `text` (UTF-8).
-inline void ResultText(sqlite3_context* context, std::string_view text) {
+inline void ResultText(sqlite3_context* context, absl::string_view text) {
   sqlite3_result_text64(context, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 

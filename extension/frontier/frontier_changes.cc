@@ -8,13 +8,14 @@
 #include <xxhash.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/packed_bytes.h"
 #include "codecs/varint.h"
 
 namespace crawldb::frontier {
 namespace {
 
-absl::Status Corrupt(std::string_view what) {
+absl::Status Corrupt(absl::string_view what) {
   return absl::DataLossError(
       absl::StrCat("frontier change set: ", absl::string_view(what.data(), what.size())));
 }
@@ -98,10 +99,10 @@ class Reader {
     *out = static_cast<double>(ms) / 1000;
     return true;
   }
-  bool Bytes(size_t max, std::string_view* out) {
+  bool Bytes(size_t max, absl::string_view* out) {
     uint64_t length;
     if (!Varint(&length) || length > max || length > static_cast<uint64_t>(end_ - p_)) return false;
-    *out = std::string_view(reinterpret_cast<const char*>(p_), length);
+    *out = absl::string_view(reinterpret_cast<const char*>(p_), length);
     p_ += length;
     return true;
   }
@@ -164,7 +165,7 @@ void EncodeChangeSet(const ChangeSet& changes, std::string* body, std::string* b
   for (const HostChange& host : changes.hosts) {
     codecs::AppendVarint(host.id, &out);
     codecs::AppendVarint(host.name.size(), &out);
-    out.append(host.name);
+    out.append(host.name.data(), host.name.size());
     AppendF64(host.settings.delay_s, &out);
     codecs::AppendSignedVarint(host.settings.budget, &out);
     AppendF64(host.settings.blocked_until, &out);

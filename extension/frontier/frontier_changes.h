@@ -51,10 +51,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/packed_bytes.h"
 #include "extension/frontier/frontier_store.h"
@@ -71,7 +71,7 @@ inline constexpr size_t kMaxBodyBytes = size_t{1} << 30;
 
 struct HostChange {
   uint32_t id = 0;
-  std::string_view name;
+  absl::string_view name;
   HostSettings settings;
   HostSummary summary;
 };

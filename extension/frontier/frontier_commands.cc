@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/sql_values.h"
 #include "extension/common/status.h"
@@ -68,7 +69,7 @@ absl::Status FrontierTable::Update(int argc, sqlite3_value** argv, sqlite3_int64
   sqlite3_value** columns = argv + 2;
   *rowid = 0;
   if (sqlite3_value_type(columns[kColumnCommand]) != SQLITE_NULL) {
-    return RunCommand(ToAbsl(TextOfValue(columns[kColumnCommand])), columns);
+    return RunCommand(TextOfValue(columns[kColumnCommand]), columns);
   }
   return InsertRow(columns, rowid);
 }
@@ -107,7 +108,7 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
           .status();
     }
     return ConstraintError(kFrontierModule,
-                           absl::StrCat("'", ToAbsl(url->text()), "' is already in the frontier"),
+                           absl::StrCat("'", url->text(), "' is already in the frontier"),
                            "use INSERT OR IGNORE to skip known URLs");
   }
   if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
@@ -201,8 +202,8 @@ absl::StatusOr<FrontierTable::AddPlan> FrontierTable::TryPlanAdd(
     int64_t budget = store_.BudgetOf(store_.host(*host));
     uint64_t members = store_.host(*host).summary.size;
     if (budget > 0 && members >= static_cast<uint64_t>(budget)) {
-      plan.refusal = absl::StrCat("host budget: host ", ToAbsl(url.host()), " already holds ",
-                                  members, " URLs: ", url.text());
+      plan.refusal = absl::StrCat("host budget: host ", url.host(), " already holds ", members,
+                                  " URLs: ", url.text());
     }
   }
   return plan;
@@ -293,7 +294,7 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::N
   std::optional<int64_t> url_id;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement insert, Use(kInsertUrl));
-    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, ToAbsl(url.text())));
+    CRAWLDB_RETURN_IF_ERROR(insert.BindText(1, url.text()));
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
     if (sqlite3_changes64(db()) == 1) url_id = sqlite3_last_insert_rowid(db());
   }
@@ -336,7 +337,7 @@ absl::Status FrontierTable::CommandLease(sqlite3_value** columns) {
           absl::StrCat("lease: lease_token must be text of 1 to ", kMaxLeaseTokenBytes, " bytes"),
           "use a fresh token per lease, e.g. a UUID or the worker's name and a counter");
     }
-    token = std::string(ToAbsl(TextOfValue(given)));
+    token = std::string(TextOfValue(given));
     CRAWLDB_RETURN_IF_ERROR(PrepareTokenLease(*token, now));
   }
   // A URL deleted from `urls` leaves the crawl when a lease reaches it; the lease then takes
@@ -430,12 +431,11 @@ absl::Status FrontierTable::CommandHost(sqlite3_value** columns) {
     return UserError(kFrontierModule, "host: host must be text");
   }
   // The host as URLs carry it: normalised through a URL.
-  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(
-      absl::StrCat("http://", ToAbsl(TextOfValue(columns[kColumnHost])), "/"));
+  absl::StatusOr<identity::NormalizedUrl> url =
+      identity::NormalizeUrl(absl::StrCat("http://", TextOfValue(columns[kColumnHost]), "/"));
   if (!url.ok() || url->path() != "/" || url->port() != 0) {
-    return UserError(
-        kFrontierModule,
-        absl::StrCat("host: '", ToAbsl(TextOfValue(columns[kColumnHost])), "' is not a host name"));
+    return UserError(kFrontierModule, absl::StrCat("host: '", TextOfValue(columns[kColumnHost]),
+                                                   "' is not a host name"));
   }
   CRAWLDB_ASSIGN_OR_RETURN(double delay, Seconds(columns[kColumnDelay], -1, "host: delay"));
   std::optional<int64_t> budget;

@@ -108,7 +108,7 @@ absl::Status FrontierTable::Cursor::Filter(int idx_num, const char*, int, sqlite
       return Collect();
     case kPlanToken: {
       if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) break;
-      token_ = std::string(ToAbsl(TextOfValue(argv[0])));
+      token_ = std::string(TextOfValue(argv[0]));
       std::vector<std::pair<size_t, uint64_t>> leased;
       CRAWLDB_RETURN_IF_ERROR(table_->LeasedUnder(*token_, &leased));
       for (const auto& [part, fp] : leased) {

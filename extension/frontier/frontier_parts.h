@@ -6,8 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
+#include "absl/strings/string_view.h"
 #include "extension/identity/url_fingerprint.h"
 
 namespace crawldb::frontier {
@@ -16,7 +16,7 @@ inline constexpr int kFrontierPartBits = 12;
 inline constexpr size_t kFrontierParts = size_t{1} << kFrontierPartBits;
 
 // The part of host `host` (a normalised host name).
-inline size_t FrontierPartOf(std::string_view host) {
+inline size_t FrontierPartOf(absl::string_view host) {
   return static_cast<size_t>(identity::UrlFingerprint(host) >> (64 - kFrontierPartBits));
 }
 

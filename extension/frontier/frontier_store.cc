@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/identity/registrable_domain.h"
 #include "extension/identity/url_fingerprint.h"
@@ -11,7 +12,7 @@
 namespace crawldb::frontier {
 namespace {
 
-absl::Status Inconsistent(std::string_view what, uint64_t fp) {
+absl::Status Inconsistent(absl::string_view what, uint64_t fp) {
   return absl::DataLossError(
       absl::StrCat("frontier change set: ", absl::string_view(what.data(), what.size()), " (fp ",
                    identity::FingerprintToSql(fp), ")"));
@@ -33,7 +34,7 @@ std::string DescribeSummary(const HostSummary& summary) {
                       "), ", summary.timed, " timed (first due ", summary.first_due, ")");
 }
 
-std::string_view StateName(UrlState state) {
+absl::string_view StateName(UrlState state) {
   switch (state) {
     case UrlState::kQueued:
     case UrlState::kWaiting:
@@ -67,19 +68,19 @@ size_t FrontierStore::size() const {
   return static_cast<size_t>(total);
 }
 
-std::optional<uint32_t> FrontierStore::FindHost(std::string_view name) const {
+std::optional<uint32_t> FrontierStore::FindHost(absl::string_view name) const {
   auto it = host_ids_.find(absl::string_view(name.data(), name.size()));
   if (it == host_ids_.end()) return std::nullopt;
   return it->second;
 }
 
-std::string_view FrontierStore::DomainOf(uint32_t id) const {
+absl::string_view FrontierStore::DomainOf(uint32_t id) const {
   const Host& host = hosts_[id];
   if (host.domain_offset < 0) {
     host.domain_offset =
         static_cast<int32_t>(host.name.size() - identity::RegistrableDomain(host.name).size());
   }
-  return std::string_view(host.name).substr(static_cast<size_t>(host.domain_offset));
+  return absl::string_view(host.name).substr(static_cast<size_t>(host.domain_offset));
 }
 
 double FrontierStore::DelayOf(const Host& host) const {
@@ -440,7 +441,7 @@ void FrontierStore::PushHostCreated(uint32_t id) {
   undo_.push_back(entry);
 }
 
-uint32_t FrontierStore::CreateHost(std::string_view name) {
+uint32_t FrontierStore::CreateHost(absl::string_view name) {
   uint32_t id = static_cast<uint32_t>(hosts_.size());
   hosts_.emplace_back();
   Host& host = hosts_.back();
@@ -452,7 +453,7 @@ uint32_t FrontierStore::CreateHost(std::string_view name) {
 }
 
 absl::StatusOr<FrontierStore::AddResult> FrontierStore::Add(uint64_t fp, int64_t url_id,
-                                                            std::string_view host_name,
+                                                            absl::string_view host_name,
                                                             uint32_t depth, int32_t priority) {
   const size_t part = FrontierPartOf(host_name);
   if (absl::Status status = Hold(part); !status.ok()) return status;
@@ -565,7 +566,7 @@ absl::StatusOr<FrontierStore::ConfirmResult> FrontierStore::Confirm(size_t part,
   return result;
 }
 
-void FrontierStore::SetHost(std::string_view name, double delay_s, std::optional<int64_t> budget,
+void FrontierStore::SetHost(absl::string_view name, double delay_s, std::optional<int64_t> budget,
                             std::optional<double> blocked_until) {
   std::optional<uint32_t> id = FindHost(name);
   if (!id.has_value()) {

@@ -56,7 +56,6 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -65,6 +64,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "extension/containers/slot_hash_map.h"
 #include "extension/frontier/frontier_parts.h"
@@ -76,7 +76,7 @@ inline constexpr int kUrlStateCount = 6;
 using StateCounts = std::array<uint64_t, kUrlStateCount>;
 
 // The state's SQL name: queued, leased, done or failed.
-std::string_view StateName(UrlState state);
+absl::string_view StateName(UrlState state);
 // True for the states kept in the timers (they carry a `due` time).
 inline bool HasTimer(UrlState state) {
   return state == UrlState::kWaiting || state == UrlState::kLeased || state == UrlState::kRecrawl;
@@ -190,11 +190,11 @@ class FrontierStore {
   absl::StatusOr<const UrlRecord*> Find(size_t part, uint64_t fp);
   // The part holding `fp`, or nullopt: the parts held are searched first, then every other.
   absl::StatusOr<std::optional<size_t>> Locate(uint64_t fp);
-  std::optional<uint32_t> FindHost(std::string_view name) const;
+  std::optional<uint32_t> FindHost(absl::string_view name) const;
   const Host& host(uint32_t id) const { return hosts_[id]; }
   // The registrable domain of host `id` (urls::RegistrableDomain of its name), computed on the
   // first call and kept: crawl_add's depth rule asks for it on every add.
-  std::string_view DomainOf(uint32_t id) const;
+  absl::string_view DomainOf(uint32_t id) const;
   size_t host_count() const { return hosts_.size(); }
   double DelayOf(const Host& host) const;
   int64_t BudgetOf(const Host& host) const;  // 0: unlimited
@@ -219,7 +219,7 @@ class FrontierStore {
   enum class AddResult { kAdded, kKnown, kDepthLimit, kHostBudget };
   // Adds a new URL: `fp` its fingerprint, `url_id` its id in `urls`, `host` its host,
   // `depth` >= 1.
-  absl::StatusOr<AddResult> Add(uint64_t fp, int64_t url_id, std::string_view host, uint32_t depth,
+  absl::StatusOr<AddResult> Add(uint64_t fp, int64_t url_id, absl::string_view host, uint32_t depth,
                                 int32_t priority);
 
   struct Leased {
@@ -248,7 +248,7 @@ class FrontierStore {
 
   // Sets a host's politeness delay (< 0: the table default), and, when given, its budget
   // (< 0: the table default) and blocked_until. Creates the host when it is new.
-  void SetHost(std::string_view name, double delay_s, std::optional<int64_t> budget,
+  void SetHost(absl::string_view name, double delay_s, std::optional<int64_t> budget,
                std::optional<double> blocked_until);
 
   // Drop a URL, or re-key it; false when it is not in part `part`.
@@ -337,7 +337,7 @@ class FrontierStore {
   void Drop(size_t part);
   void Evict(size_t keep);
   size_t PartBytes(size_t part) const;
-  uint32_t CreateHost(std::string_view name);
+  uint32_t CreateHost(absl::string_view name);
   void PushHostCreated(uint32_t id);
   // Changes with undo; the part must be held.
   void Mutate(size_t part, uint64_t fp, const UrlRecord* next);

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/frontier/frontier_store.h"
 #include "extension/identity/url_fingerprint.h"
 
@@ -10,7 +11,7 @@ namespace crawldb::frontier {
 namespace {
 
 absl::string_view Name(UrlState state) {
-  std::string_view name = StateName(state);
+  absl::string_view name = StateName(state);
   return {name.data(), name.size()};
 }
 

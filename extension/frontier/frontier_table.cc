@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/json.h"
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/shadow_tables.h"
@@ -287,7 +288,7 @@ absl::Status FrontierTable::UrlsOfIds(absl::Span<const int64_t> ids,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(std::string_view normalised) {
+absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(absl::string_view normalised) {
   absl::StatusOr<identity::NormalizedUrl> url =
       identity::NormalizedUrl::FromNormalizedText(std::string(normalised));
   if (!url.ok()) return Corrupt(absl::DataLossError(url.status().message()));
@@ -301,7 +302,7 @@ absl::StatusOr<std::string> FrontierTable::UrlsRefusal(const identity::Normalize
   if (!again.ok()) {
     return absl::StrCat("invalid URL for table '", urls_name_, "': ", again.status().message());
   }
-  return absl::StrCat("table '", urls_name_, "' does not take ", ToAbsl(url.text()));
+  return absl::StrCat("table '", urls_name_, "' does not take ", url.text());
 }
 
 absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(const identity::NormalizedUrl& url) {

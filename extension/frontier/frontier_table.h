@@ -147,6 +147,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/connection.h"
 #include "extension/common/shadow_backed_table.h"
 #include "extension/common/statement_cache.h"
@@ -204,7 +205,7 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // The `urls` table named by the first argument, connected and caught up.
   absl::StatusOr<urls::UrlIds*> UrlsOf();
   // The id of a URL in `urls`, nullopt when it is not there.
-  absl::StatusOr<std::optional<int64_t>> IdOf(std::string_view normalised);
+  absl::StatusOr<std::optional<int64_t>> IdOf(absl::string_view normalised);
   absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url);
   // A record's URL, read from `urls`; nullopt when `urls` no longer holds it.
   absl::StatusOr<std::optional<std::string>> UrlOf(const UrlRecord& record);

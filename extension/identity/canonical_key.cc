@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::identity {
 namespace {
@@ -15,7 +17,7 @@ namespace {
 // Appends the labels of `name` in reverse order, separated by `separator`. Empty labels are kept,
 // so reversing twice gives `name` back. The result is as long as `name`: the label that ends at
 // byte e of `name` starts at byte |name| − e of the result.
-void AppendReversedLabels(std::string_view name, char from, char separator, std::string* out) {
+void AppendReversedLabels(absl::string_view name, char from, char separator, std::string* out) {
   const size_t n = name.size();
   const size_t base = out->size();
   out->resize(base + n);
@@ -35,7 +37,7 @@ void AppendReversedLabels(std::string_view name, char from, char separator, std:
 // The bytes of a reversed registered name (no '.': those became separators).
 constexpr std::array<bool, 256> MakeNameKeyChars() {
   std::array<bool, 256> chars{};
-  for (char c : std::string_view("abcdefghijklmnopqrstuvwxyz0123456789-_~")) {
+  for (char c : absl::string_view("abcdefghijklmnopqrstuvwxyz0123456789-_~")) {
     chars[static_cast<unsigned char>(c)] = true;
   }
   chars[static_cast<unsigned char>(kHostKeySeparator)] = true;
@@ -50,8 +52,8 @@ bool IsIpv6Char(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'
 // The bytes of a normalised path or query: pchar, '/', '?', and the '%' of an escape.
 constexpr std::array<bool, 256> MakePathChars() {
   std::array<bool, 256> chars{};
-  for (char c : std::string_view("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                 "-._~!$&'()*+,;=:@/?%")) {
+  for (char c : absl::string_view("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                  "-._~!$&'()*+,;=:@/?%")) {
     chars[static_cast<unsigned char>(c)] = true;
   }
   return chars;
@@ -60,9 +62,9 @@ constexpr std::array<bool, 256> kPathChars = MakePathChars();
 
 bool IsPathChar(char c) { return kPathChars[static_cast<unsigned char>(c)]; }
 
-absl::Status BadKey(std::string_view what) {
+absl::Status BadKey(absl::string_view what) {
   std::string message = "canonical key: ";
-  message += what;
+  absl::StrAppend(&message, what);
   return absl::InvalidArgumentError(message);
 }
 
@@ -72,17 +74,17 @@ void AppendCanonicalKey(const NormalizedUrl& url, std::string* key) {
   if (url.host_kind() == HostKind::kName) {
     AppendReversedLabels(url.host(), '.', kHostKeySeparator, key);
   } else {
-    key->append(url.host());
+    absl::StrAppend(key, url.host());
   }
   if (url.port() == 0) {
     key->push_back(url.https() ? kKeyMarkHttps : kKeyMarkHttp);
-    std::string_view rest = url.path_and_query();
+    absl::string_view rest = url.path_and_query();
     if (!rest.empty()) rest.remove_prefix(1);  // the path's '/'
-    key->append(rest);
+    key->append(rest.data(), rest.size());
   } else {
     key->push_back(url.https() ? kKeyMarkHttpsPort : kKeyMarkHttpPort);
     key->append(std::to_string(url.port()));
-    key->append(url.path_and_query());
+    absl::StrAppend(key, url.path_and_query());
   }
 }
 
@@ -93,24 +95,24 @@ std::string CanonicalKey(const NormalizedUrl& url) {
   return key;
 }
 
-std::string CanonicalHostKey(std::string_view host) {
+std::string CanonicalHostKey(absl::string_view host) {
   std::string key;
   key.reserve(host.size());
   if (!host.empty() && host.front() != '[' && !IsIpv4Literal(host)) {
     AppendReversedLabels(host, '.', kHostKeySeparator, &key);
   } else {
-    key.append(host);
+    key.append(host.data(), host.size());
   }
   return key;
 }
 
-absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key) {
+absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(absl::string_view key) {
   std::string text;
   if (absl::Status status = UrlTextFromCanonicalKey(key, &text); !status.ok()) return status;
   return NormalizedUrl::FromNormalizedText(std::move(text));
 }
 
-absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text) {
+absl::Status UrlTextFromCanonicalKey(absl::string_view key, std::string* url_text) {
   size_t mark_at = 0;
   bool name_chars = true;  // whether every byte before the mark may be in a registered name's key
   while (mark_at < key.size() && static_cast<unsigned char>(key[mark_at]) >= kHostKeySeparator) {
@@ -118,7 +120,7 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
     ++mark_at;
   }
   if (mark_at == key.size()) return BadKey("no scheme mark");
-  const std::string_view host_key = key.substr(0, mark_at);
+  const absl::string_view host_key = key.substr(0, mark_at);
   const char mark = key[mark_at];
   if (mark != kKeyMarkHttp && mark != kKeyMarkHttps && mark != kKeyMarkHttpPort &&
       mark != kKeyMarkHttpsPort) {
@@ -134,7 +136,7 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
   if (name_chars) {  // a registered name: IP literals hold '[' or '.'
     const size_t host_begin = text.size();
     AppendReversedLabels(host_key, kHostKeySeparator, '.', &text);
-    const std::string_view host = std::string_view(text).substr(host_begin);
+    const absl::string_view host = absl::string_view(text).substr(host_begin);
     // Names the normaliser never produces: a trailing dot, or one that reads as an IPv4 literal
     // (those keep their dots in the key).
     if (host.back() == '.' || IsIpv4Literal(host)) return BadKey("host not in normalised form");
@@ -143,19 +145,19 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
     for (char c : host_key.substr(1, host_key.size() - 2)) {
       if (!IsIpv6Char(c)) return BadKey("malformed IPv6 host");
     }
-    text.append(host_key);
-  } else if (host_key.find('.') != std::string_view::npos) {
+    text.append(host_key.data(), host_key.size());
+  } else if (host_key.find('.') != absl::string_view::npos) {
     if (!IsIpv4Literal(host_key)) return BadKey("malformed IPv4 host");
-    text.append(host_key);
+    text.append(host_key.data(), host_key.size());
   } else {
     return BadKey("invalid host character");
   }
 
-  std::string_view rest = key.substr(mark_at + 1);
+  absl::string_view rest = key.substr(mark_at + 1);
   if (has_port) {
     const size_t slash = rest.find('/');
-    const std::string_view digits = rest.substr(0, slash);
-    if (slash == std::string_view::npos || digits.empty() || digits.size() > 5 ||
+    const absl::string_view digits = rest.substr(0, slash);
+    if (slash == absl::string_view::npos || digits.empty() || digits.size() > 5 ||
         digits.front() == '0') {
       return BadKey("malformed port");
     }
@@ -166,7 +168,7 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
     }
     if (port > 65535 || port == (https ? 443u : 80u)) return BadKey("malformed port");
     text.push_back(':');
-    text.append(digits);
+    text.append(digits.data(), digits.size());
     rest = rest.substr(slash);
   } else {
     text.push_back('/');
@@ -174,7 +176,7 @@ absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text
   bool path_chars = true;
   for (char c : rest) path_chars &= IsPathChar(c);
   if (!path_chars) return BadKey("invalid path character");
-  text.append(rest);
+  text.append(rest.data(), rest.size());
   return absl::OkStatus();
 }
 

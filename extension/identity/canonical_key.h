@@ -38,9 +38,9 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "extension/identity/url_normalizer.h"
 
 namespace crawldb::identity {
@@ -61,17 +61,17 @@ void AppendCanonicalKey(const NormalizedUrl& url, std::string* key);
 
 // The host-key part of a normalised host: reversed labels for a registered name, the host itself
 // for IP literals. Use it to form the key ranges above.
-std::string CanonicalHostKey(std::string_view host);
+std::string CanonicalHostKey(absl::string_view host);
 
 // The normalised URL whose key `key` is: UrlFromCanonicalKey(CanonicalKey(u)).text() ==
 // u.text(). Validates the structure (mark, host characters, port range, printable rest) and
 // returns InvalidArgumentError "canonical key: <what>" for a key no normalised URL produces;
 // it does not re-run NormalizeUrl. Cost: one allocation.
-absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(std::string_view key);
+absl::StatusOr<NormalizedUrl> UrlFromCanonicalKey(absl::string_view key);
 
 // UrlFromCanonicalKey(key).text() into *url_text (replacing its content, reusing its capacity),
 // with the same checks and errors (*url_text is then unspecified): for a caller that needs only
 // the text, without an allocation when *url_text is large enough.
-absl::Status UrlTextFromCanonicalKey(std::string_view key, std::string* url_text);
+absl::Status UrlTextFromCanonicalKey(absl::string_view key, std::string* url_text);
 
 }  // namespace crawldb::identity

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string>
 
+#include "absl/strings/string_view.h"
+
 namespace crawldb::identity {
 namespace {
 
@@ -18,9 +20,9 @@ const psl_ctx_t* PslContext() {
   return context;
 }
 
-bool LastLabelIsNumeric(std::string_view host) {
+bool LastLabelIsNumeric(absl::string_view host) {
   const size_t dot = host.rfind('.');
-  const std::string_view label = dot == std::string_view::npos ? host : host.substr(dot + 1);
+  const absl::string_view label = dot == absl::string_view::npos ? host : host.substr(dot + 1);
   if (label.empty()) return false;
   for (char c : label) {
     if (c < '0' || c > '9') return false;
@@ -30,7 +32,7 @@ bool LastLabelIsNumeric(std::string_view host) {
 
 }  // namespace
 
-std::string_view RegistrableDomain(std::string_view host) {
+absl::string_view RegistrableDomain(absl::string_view host) {
   if (host.empty() || host.front() == '[' || LastLabelIsNumeric(host)) return host;
   const psl_ctx_t* context = PslContext();
   if (context == nullptr) return host;
@@ -43,7 +45,7 @@ std::string_view RegistrableDomain(std::string_view host) {
     stack_copy[host.size()] = '\0';
     name = stack_copy;
   } else {
-    heap_copy.assign(host);
+    heap_copy.assign(host.data(), host.size());
     name = heap_copy.c_str();
   }
   const char* domain = psl_registrable_domain(context, name);

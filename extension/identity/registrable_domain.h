@@ -1,3 +1,5 @@
+
+#include "absl/strings/string_view.h"
 // The registrable domain of a host ("eTLD+1"): the public suffix plus one label, by the Public
 // Suffix List (https://publicsuffix.org), through libpsl.
 //
@@ -20,12 +22,10 @@
 // so a newer list changes only what url_domain() reports. Thread-safe.
 #pragma once
 
-#include <string_view>
-
 namespace crawldb::identity {
 
 // The registrable domain of `host`, a normalised host (NormalizedUrl::host() or UrlHost():
 // lower-case ASCII, punycode for IDN). The result is a suffix of `host` (a view into it).
-std::string_view RegistrableDomain(std::string_view host);
+absl::string_view RegistrableDomain(absl::string_view host);
 
 }  // namespace crawldb::identity

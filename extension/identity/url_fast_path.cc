@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <string_view>
+
+#include "absl/strings/string_view.h"
 
 namespace crawldb::identity {
 namespace {
@@ -29,9 +30,9 @@ enum PathClass : uint8_t {
   kPathPercent,
 };
 
-constexpr std::string_view kLower = "abcdefghijklmnopqrstuvwxyz";
-constexpr std::string_view kUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-constexpr std::string_view kDigits = "0123456789";
+constexpr absl::string_view kLower = "abcdefghijklmnopqrstuvwxyz";
+constexpr absl::string_view kUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+constexpr absl::string_view kDigits = "0123456789";
 
 constexpr std::array<uint8_t, 256> MakeHostClasses() {
   std::array<uint8_t, 256> classes{};
@@ -45,7 +46,7 @@ constexpr std::array<uint8_t, 256> MakeHostClasses() {
 
 constexpr std::array<uint8_t, 256> MakePathClasses() {
   std::array<uint8_t, 256> classes{};
-  for (std::string_view set : {kLower, kUpper, kDigits, std::string_view("-_~!$&'()*+,;=:@/")}) {
+  for (absl::string_view set : {kLower, kUpper, kDigits, absl::string_view("-_~!$&'()*+,;=:@/")}) {
     for (char c : set) classes[static_cast<unsigned char>(c)] = kPathLiteral;
   }
   classes['?'] = kPathQuestion;
@@ -71,13 +72,13 @@ bool IsUnreserved(unsigned char c) {
          c == '.' || c == '_' || c == '~';
 }
 
-bool EndsSegment(std::string_view raw, size_t i) {
+bool EndsSegment(absl::string_view raw, size_t i) {
   return i == raw.size() || raw[i] == '/' || raw[i] == '?';
 }
 
 }  // namespace
 
-bool NormalizeUrlFast(std::string_view raw, size_t max_length, std::string* text,
+bool NormalizeUrlFast(absl::string_view raw, size_t max_length, std::string* text,
                       FastUrlParts* parts) {
   const size_t n = raw.size();
   if (n > max_length || n < 8) return false;

@@ -34,7 +34,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
+
+#include "absl/strings/string_view.h"
 
 namespace crawldb::identity {
 
@@ -51,7 +52,7 @@ struct FastUrlParts {
 // When `raw` is in the language above: writes its normalised form to *text (replacing what was
 // there; one allocation at most), sets *parts and returns true. Otherwise returns false and
 // leaves *text and *parts untouched; the caller runs the full path.
-bool NormalizeUrlFast(std::string_view raw, size_t max_length, std::string* text,
+bool NormalizeUrlFast(absl::string_view raw, size_t max_length, std::string* text,
                       FastUrlParts* parts);
 
 }  // namespace crawldb::identity

@@ -2,9 +2,11 @@
 
 #include <xxhash.h>
 
+#include "absl/strings/string_view.h"
+
 namespace crawldb::identity {
 
-uint64_t UrlFingerprint(std::string_view normalised) {
+uint64_t UrlFingerprint(absl::string_view normalised) {
   return XXH3_64bits(normalised.data(), normalised.size());
 }
 

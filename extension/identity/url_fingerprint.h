@@ -12,12 +12,13 @@
 
 #include <bit>
 #include <cstdint>
-#include <string_view>
+
+#include "absl/strings/string_view.h"
 
 namespace crawldb::identity {
 
 // XXH3-64 of `normalised` (pass NormalizedUrl::text(); any bytes are accepted).
-uint64_t UrlFingerprint(std::string_view normalised);
+uint64_t UrlFingerprint(absl::string_view normalised);
 
 // The fingerprint as SQL stores it: the same bits, as a signed integer.
 constexpr int64_t FingerprintToSql(uint64_t fingerprint) {

@@ -11,10 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "extension/identity/url_fast_path.h"
 #include "extension/identity/url_refusal.h"
 
@@ -50,14 +50,14 @@ enum : uint8_t {
 
 constexpr std::array<uint8_t, 256> MakeClasses() {
   std::array<uint8_t, 256> classes{};
-  auto add = [&classes](std::string_view chars, uint8_t bits) {
+  auto add = [&classes](absl::string_view chars, uint8_t bits) {
     for (char c : chars) classes[static_cast<unsigned char>(c)] |= bits;
   };
-  constexpr std::string_view kLower = "abcdefghijklmnopqrstuvwxyz";
-  constexpr std::string_view kUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  constexpr std::string_view kDigits = "0123456789";
-  constexpr std::string_view kSubDelims = "!$&'()*+,;=";
-  for (std::string_view set : {kLower, kUpper, kDigits}) {
+  constexpr absl::string_view kLower = "abcdefghijklmnopqrstuvwxyz";
+  constexpr absl::string_view kUpper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  constexpr absl::string_view kDigits = "0123456789";
+  constexpr absl::string_view kSubDelims = "!$&'()*+,;=";
+  for (absl::string_view set : {kLower, kUpper, kDigits}) {
     add(set, kUnreservedBit | kPathBit | kAuthorityBit | kSchemeBit);
   }
   add("-._~", kUnreservedBit | kPathBit | kAuthorityBit);
@@ -88,7 +88,7 @@ constexpr char kUpperHex[] = "0123456789ABCDEF";
 char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
 // True when `s` lower-cased equals `lower`.
-bool EqualsAsciiLower(std::string_view s, std::string_view lower) {
+bool EqualsAsciiLower(absl::string_view s, absl::string_view lower) {
   if (s.size() != lower.size()) return false;
   for (size_t i = 0; i < s.size(); ++i) {
     if (AsciiLower(s[i]) != lower[i]) return false;
@@ -204,7 +204,7 @@ class ParsedUri {
 
 // Appends `in` to `w`, percent-encoding every byte that may not appear literally (bit `allowed`)
 // and every '%' that does not start a valid escape. Returns the new end.
-char* EscapeInto(char* w, std::string_view in, uint8_t allowed) {
+char* EscapeInto(char* w, absl::string_view in, uint8_t allowed) {
   const char* p = in.data();
   const char* const end = p + in.size();
   while (p < end) {
@@ -317,7 +317,7 @@ char* WriteIpv6(char* o, const unsigned char* bytes) {
 }
 
 // The A-label form of a UTF-8 name, or false when libidn2 refuses it.
-bool ToAsciiHost(std::string_view name, std::string* ascii) {
+bool ToAsciiHost(absl::string_view name, std::string* ascii) {
   const std::string terminated(name);  // libidn2 reads a NUL-terminated string
   char* converted = nullptr;
   const auto* input = reinterpret_cast<const uint8_t*>(terminated.c_str());
@@ -359,17 +359,17 @@ HostResult WriteRegisteredName(char* o, const char* first, const char* last, cha
 
 // Why uriparser refused the escaped copy: only the authority can fail once step 4 ran, so it is
 // the port when the port text is not all digits, else the host.
-std::string_view ClassifyAuthorityError(std::string_view host_port) {
-  std::string_view port;
+absl::string_view ClassifyAuthorityError(absl::string_view host_port) {
+  absl::string_view port;
   if (!host_port.empty() && host_port.front() == '[') {
     const size_t close = host_port.find(']');
-    if (close == std::string_view::npos) return "invalid host";
-    const std::string_view after = host_port.substr(close + 1);
+    if (close == absl::string_view::npos) return "invalid host";
+    const absl::string_view after = host_port.substr(close + 1);
     if (after.empty() || after.front() != ':') return "invalid host";
     port = after.substr(1);
   } else {
     const size_t colon = host_port.find(':');
-    if (colon == std::string_view::npos) return "invalid host";
+    if (colon == absl::string_view::npos) return "invalid host";
     port = host_port.substr(colon + 1);
   }
   for (char c : port) {
@@ -400,7 +400,7 @@ constexpr size_t kStackCopyBytes = 1024;
 
 }  // namespace
 
-bool IsIpv4Literal(std::string_view host) {
+bool IsIpv4Literal(absl::string_view host) {
   int parts = 0;
   size_t i = 0;
   while (true) {
@@ -418,17 +418,17 @@ bool IsIpv4Literal(std::string_view host) {
   }
 }
 
-std::string_view UrlHost(std::string_view normalised) {
+absl::string_view UrlHost(absl::string_view normalised) {
   const size_t mark = normalised.find("://");
-  if (mark == std::string_view::npos) return {};
+  if (mark == absl::string_view::npos) return {};
   const size_t begin = mark + 3;
   size_t end;
   if (begin < normalised.size() && normalised[begin] == '[') {
     end = normalised.find(']', begin);
-    end = end == std::string_view::npos ? normalised.size() : end + 1;
+    end = end == absl::string_view::npos ? normalised.size() : end + 1;
   } else {
     end = normalised.find_first_of(":/?", begin);
-    if (end == std::string_view::npos) end = normalised.size();
+    if (end == absl::string_view::npos) end = normalised.size();
   }
   return normalised.substr(begin, end - begin);
 }
@@ -436,7 +436,7 @@ std::string_view UrlHost(std::string_view normalised) {
 absl::StatusOr<NormalizedUrl> NormalizedUrl::FromNormalizedText(std::string text) {
   const auto not_normalised = [&text] { return RefuseUrl("not a normalised URL", text); };
   NormalizedUrl url;
-  std::string_view view(text);
+  absl::string_view view(text);
   size_t host_begin;
   if (view.substr(0, 8) == "https://") {
     url.https_ = true;
@@ -449,12 +449,12 @@ absl::StatusOr<NormalizedUrl> NormalizedUrl::FromNormalizedText(std::string text
   size_t host_end;
   if (host_begin < view.size() && view[host_begin] == '[') {
     host_end = view.find(']', host_begin);
-    if (host_end == std::string_view::npos) return not_normalised();
+    if (host_end == absl::string_view::npos) return not_normalised();
     ++host_end;
     url.host_kind_ = HostKind::kIpv6;
   } else {
     host_end = view.find_first_of(":/", host_begin);
-    if (host_end == std::string_view::npos || host_end == host_begin) return not_normalised();
+    if (host_end == absl::string_view::npos || host_end == host_begin) return not_normalised();
     if (IsIpv4Literal(view.substr(host_begin, host_end - host_begin))) {
       url.host_kind_ = HostKind::kIpv4;
     }
@@ -479,7 +479,7 @@ absl::StatusOr<NormalizedUrl> NormalizedUrl::FromNormalizedText(std::string text
   url.host_begin_ = static_cast<uint32_t>(host_begin);
   url.host_length_ = static_cast<uint32_t>(host_end - host_begin);
   url.path_begin_ = static_cast<uint32_t>(path_begin);
-  url.query_mark_ = static_cast<uint32_t>(question == std::string_view::npos ? 0 : question);
+  url.query_mark_ = static_cast<uint32_t>(question == absl::string_view::npos ? 0 : question);
   url.text_ = std::move(text);
   return url;
 }
@@ -487,7 +487,7 @@ absl::StatusOr<NormalizedUrl> NormalizedUrl::FromNormalizedText(std::string text
 namespace {
 
 // The full path: every rule, every refusal, parsing by uriparser.
-absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
+absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(absl::string_view raw,
                                                      const NormalizeOptions& options) {
   // Steps 1-3.
   if (raw.size() > options.max_length) {
@@ -500,9 +500,9 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   size_t begin = 0, end = raw.size();
   while (begin < end && IsAsciiWhitespace(raw[begin])) ++begin;
   while (end > begin && IsAsciiWhitespace(raw[end - 1])) --end;
-  const std::string_view trimmed = raw.substr(begin, end - begin);
+  const absl::string_view trimmed = raw.substr(begin, end - begin);
   if (trimmed.empty()) return absl::InvalidArgumentError("empty URL");
-  std::string_view url = trimmed.substr(0, trimmed.find('#'));
+  absl::string_view url = trimmed.substr(0, trimmed.find('#'));
 
   // Step 5: the scheme, and where the authority is.
   size_t colon = 0;
@@ -510,7 +510,7 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   if (colon == 0 || colon == url.size() || url[colon] != ':' || !IsAsciiAlpha(url[0])) {
     return RefuseUrl("not a URL", trimmed);
   }
-  const std::string_view scheme = url.substr(0, colon);
+  const absl::string_view scheme = url.substr(0, colon);
   bool https;
   if (EqualsAsciiLower(scheme, "http")) {
     https = false;
@@ -527,12 +527,12 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
   while (authority_end < url.size() && url[authority_end] != '/' && url[authority_end] != '?') {
     ++authority_end;
   }
-  std::string_view host_port = url.substr(authority_begin, authority_end - authority_begin);
+  absl::string_view host_port = url.substr(authority_begin, authority_end - authority_begin);
   // Step 6: userinfo ends at the last '@' and is dropped.
-  if (const size_t at = host_port.rfind('@'); at != std::string_view::npos) {
+  if (const size_t at = host_port.rfind('@'); at != absl::string_view::npos) {
     host_port = host_port.substr(at + 1);
   }
-  const std::string_view rest = url.substr(authority_end);
+  const absl::string_view rest = url.substr(authority_end);
 
   // Step 4: the escaped copy "scheme://host-port rest".
   char stack_copy[kStackCopyBytes];
@@ -544,12 +544,12 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
     copy = heap_copy.data();
   }
   char* w = copy;
-  const std::string_view prefix = https ? "https://" : "http://";
+  const absl::string_view prefix = https ? "https://" : "http://";
   w = std::copy(prefix.begin(), prefix.end(), w);
   char* const host_port_begin = w;
   w = EscapeInto(w, host_port, kAuthorityBit);
-  const std::string_view escaped_host_port(host_port_begin,
-                                           static_cast<size_t>(w - host_port_begin));
+  const absl::string_view escaped_host_port(host_port_begin,
+                                            static_cast<size_t>(w - host_port_begin));
   w = EscapeInto(w, rest, kPathBit);
 
   UriArena arena;
@@ -593,7 +593,7 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
     if (written == HostResult::kInvalid) return RefuseUrl("invalid host", trimmed);
     if (written == HostResult::kNonAscii) {
       std::string ascii;
-      const std::string_view name(out.data() + host_begin, o - (out.data() + host_begin));
+      const absl::string_view name(out.data() + host_begin, o - (out.data() + host_begin));
       if (!ToAsciiHost(name, &ascii)) return RefuseUrl("invalid host", trimmed);
       for (char& c : ascii) {
         c = AsciiLower(c);
@@ -605,7 +605,7 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
     }
     while (o > out.data() + host_begin && o[-1] == '.') --o;
     if (o == out.data() + host_begin) return RefuseUrl("empty host", trimmed);
-    if (IsIpv4Literal(std::string_view(out.data() + host_begin, o - (out.data() + host_begin)))) {
+    if (IsIpv4Literal(absl::string_view(out.data() + host_begin, o - (out.data() + host_begin)))) {
       host_kind = HostKind::kIpv4;
     }
   }
@@ -663,13 +663,13 @@ absl::StatusOr<NormalizedUrl> NormalizeWithUriparser(std::string_view raw,
 
 }  // namespace
 
-absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw, const NormalizeOptions& options) {
+absl::StatusOr<NormalizedUrl> NormalizeUrl(absl::string_view raw, const NormalizeOptions& options) {
   NormalizedUrl result;
   if (absl::Status status = NormalizeUrlInto(raw, options, &result); !status.ok()) return status;
   return result;
 }
 
-absl::Status NormalizeUrlInto(std::string_view raw, const NormalizeOptions& options,
+absl::Status NormalizeUrlInto(absl::string_view raw, const NormalizeOptions& options,
                               NormalizedUrl* url) {
   if (options.fast_path) {
     FastUrlParts parts;

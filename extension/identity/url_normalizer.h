@@ -70,9 +70,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::identity {
 
@@ -94,7 +94,7 @@ enum class HostKind : uint8_t {
 };
 
 // The reasons a URL is refused: every refusal message starts with one of these.
-inline constexpr std::array<std::string_view, 8> kRefusalReasons = {
+inline constexpr std::array<absl::string_view, 8> kRefusalReasons = {
     "empty URL",          "embedded NUL byte", "longer than",  "not a URL",
     "unsupported scheme", "empty host",        "invalid host", "invalid port",
 };
@@ -111,26 +111,26 @@ class NormalizedUrl {
   // The whole normalised URL.
   const std::string& text() const { return text_; }
   // "http" or "https".
-  std::string_view scheme() const { return std::string_view(text_).substr(0, https_ ? 5 : 4); }
+  absl::string_view scheme() const { return absl::string_view(text_).substr(0, https_ ? 5 : 4); }
   bool https() const { return https_; }
   // The host as written in text(): IPv6 literals with their brackets.
-  std::string_view host() const {
-    return std::string_view(text_).substr(host_begin_, host_length_);
+  absl::string_view host() const {
+    return absl::string_view(text_).substr(host_begin_, host_length_);
   }
   HostKind host_kind() const { return host_kind_; }
   // The explicit port, 0 when the scheme's default is meant (and nothing is written).
   uint16_t port() const { return port_; }
   // The path, starting with '/'.
-  std::string_view path() const {
-    return std::string_view(text_).substr(path_begin_, PathEnd() - path_begin_);
+  absl::string_view path() const {
+    return absl::string_view(text_).substr(path_begin_, PathEnd() - path_begin_);
   }
   // The query without its '?'; empty when there is none (an empty query is never kept).
-  std::string_view query() const {
-    return PathEnd() == text_.size() ? std::string_view()
-                                     : std::string_view(text_).substr(PathEnd() + 1);
+  absl::string_view query() const {
+    return PathEnd() == text_.size() ? absl::string_view()
+                                     : absl::string_view(text_).substr(PathEnd() + 1);
   }
   // Path and query as written: everything from the path's '/'.
-  std::string_view path_and_query() const { return std::string_view(text_).substr(path_begin_); }
+  absl::string_view path_and_query() const { return absl::string_view(text_).substr(path_begin_); }
 
   // Takes `text` that is already in normalised form (NormalizeUrl's output, e.g. read back from
   // a store) and finds its parts without normalising again. Checks the shape only: "http://" or
@@ -155,21 +155,21 @@ class NormalizedUrl {
 // Normalises `raw` by the rules at the top of this file, or refuses it (InvalidArgumentError).
 // Cost: one allocation (the result's text) for ASCII hosts; uriparser works in a stack arena.
 // URLs in the fast path's language (url_fast_path.h, most real ones) take one scan and no parser.
-absl::StatusOr<NormalizedUrl> NormalizeUrl(std::string_view raw,
+absl::StatusOr<NormalizedUrl> NormalizeUrl(absl::string_view raw,
                                            const NormalizeOptions& options = {});
 
 // NormalizeUrl into *url, reusing its text's capacity: no allocation on the fast path once the
 // text has grown to the URL's size (a look-up normalising one URL per statement keeps one).
 // On error *url is unspecified.
-absl::Status NormalizeUrlInto(std::string_view raw, const NormalizeOptions& options,
+absl::Status NormalizeUrlInto(absl::string_view raw, const NormalizeOptions& options,
                               NormalizedUrl* url);
 
 // The host of a normalised URL text (a view into `normalised`); empty when `normalised` does not
 // have the normalised form's "scheme://host" shape. Not a validator: pass NormalizeUrl's output.
-std::string_view UrlHost(std::string_view normalised);
+absl::string_view UrlHost(absl::string_view normalised);
 
 // True when `host` is a canonical dotted-decimal IPv4 address ("1.2.3.4"; no leading zeros,
 // octets <= 255).
-bool IsIpv4Literal(std::string_view host);
+bool IsIpv4Literal(absl::string_view host);
 
 }  // namespace crawldb::identity

@@ -1,5 +1,7 @@
 #include "extension/identity/url_refusal.h"
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/identity/url_normalizer.h"
 
 namespace crawldb::identity {
@@ -8,7 +10,7 @@ namespace {
 constexpr char kUpperHex[] = "0123456789ABCDEF";
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
-size_t Utf8SequenceLength(std::string_view s, size_t i) {
+size_t Utf8SequenceLength(absl::string_view s, size_t i) {
   const auto byte = [&s](size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char lead = byte(i);
   if (lead < 0x80) return 1;
@@ -39,7 +41,7 @@ size_t Utf8SequenceLength(std::string_view s, size_t i) {
 
 // The URL as a refusal message shows it: at most kMessageUrlBytes bytes of it, cut at a character
 // boundary and followed by "…" when cut; control bytes and invalid UTF-8 as \xHH.
-std::string UrlForMessage(std::string_view url) {
+std::string UrlForMessage(absl::string_view url) {
   std::string shown;
   size_t i = 0;
   while (i < url.size()) {
@@ -56,14 +58,14 @@ std::string UrlForMessage(std::string_view url) {
       shown += kUpperHex[c >> 4];
       shown += kUpperHex[c & 15];
     } else {
-      shown.append(url.substr(i, length));
+      absl::StrAppend(&shown, url.substr(i, length));
     }
     i += length;
   }
   return shown;
 }
 
-absl::Status RefuseUrl(std::string_view reason, std::string_view url) {
+absl::Status RefuseUrl(absl::string_view reason, absl::string_view url) {
   std::string message(reason);
   message += ": ";
   message += UrlForMessage(url);

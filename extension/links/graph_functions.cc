@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "extension/common/function_arguments.h"
 #include "extension/common/rows_cursor.h"
@@ -66,7 +67,7 @@ std::string Describe(sqlite3_value* value) {
     case SQLITE_FLOAT:
       return absl::StrCat(sqlite3_value_double(value));
     case SQLITE_TEXT:
-      return absl::StrCat("'", ToAbsl(TextOfValue(value)), "'");
+      return absl::StrCat("'", TextOfValue(value), "'");
     default:
       return "a blob";
   }
@@ -202,7 +203,7 @@ absl::Status RunBreadthFirst(const Arguments& arguments, std::vector<GraphRow>* 
   CRAWLDB_ASSIGN_OR_RETURN(uint64_t max_depth, arguments.Count(2, UINT32_MAX));
   graph::Along along = graph::Along::kOut;
   if (sqlite3_value* direction = arguments.Value(3)) {
-    const std::string_view text = TextOfValue(direction);
+    const absl::string_view text = TextOfValue(direction);
     if (sqlite3_value_type(direction) != SQLITE_TEXT ||
         (text != "out" && text != "in" && text != "both")) {
       return arguments.Invalid(3, "'out', 'in' or 'both'");

@@ -4,25 +4,25 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <string_view>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::links {
 namespace {
 
-constexpr std::string_view kBlanks = " \t\r";
+constexpr absl::string_view kBlanks = " \t\r";
 
-std::string_view Trim(std::string_view text) {
+absl::string_view Trim(absl::string_view text) {
   size_t begin = text.find_first_not_of(kBlanks);
-  if (begin == std::string_view::npos) return {};
+  if (begin == absl::string_view::npos) return {};
   size_t end = text.find_last_not_of(kBlanks);
   return text.substr(begin, end - begin + 1);
 }
 
-absl::Status LineError(uint64_t line, std::string_view what) {
+absl::Status LineError(uint64_t line, absl::string_view what) {
   return absl::InvalidArgumentError(
       absl::StrCat("line ", line, ": ", absl::string_view(what.data(), what.size())));
 }
@@ -35,8 +35,8 @@ absl::StatusOr<std::ifstream> Open(const std::string& path) {
   return file;
 }
 
-bool ParseId(std::string_view text, uint32_t* id) {
-  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos &&
+bool ParseId(absl::string_view text, uint32_t* id) {
+  return !text.empty() && text.find_first_not_of("0123456789") == absl::string_view::npos &&
          absl::SimpleAtoi(absl::string_view(text.data(), text.size()), id);
 }
 
@@ -53,11 +53,11 @@ absl::StatusOr<ArcsFile> ReadArcs(std::istream& in, const std::string& name) {
   std::string line;
   while (std::getline(in, line)) {
     ++result.lines;
-    std::string_view text = Trim(line);
+    absl::string_view text = Trim(line);
     if (text.empty() || text[0] == '#' || text[0] == '%') continue;
     size_t gap = text.find_first_of(" \t");
     uint32_t src = 0, dst = 0;
-    if (gap == std::string_view::npos || !ParseId(text.substr(0, gap), &src) ||
+    if (gap == absl::string_view::npos || !ParseId(text.substr(0, gap), &src) ||
         !ParseId(Trim(text.substr(gap)), &dst)) {
       return LineError(result.lines, "expected two ids from 0 to 4294967295 separated by a tab");
     }
@@ -81,9 +81,9 @@ absl::StatusOr<LinksFile> ReadLinks(std::istream& in, const std::string& name) {
   while (std::getline(in, line)) {
     ++result.lines;
     if (line.find('\0') != std::string::npos) return LineError(result.lines, "holds a NUL byte");
-    std::string_view text = Trim(line);
+    absl::string_view text = Trim(line);
     if (text.empty()) continue;
-    if (kBlanks.find(line[0]) != std::string_view::npos) {
+    if (kBlanks.find(line[0]) != absl::string_view::npos) {
       if (current == SIZE_MAX) {
         return LineError(result.lines, "an indented destination URL before any source URL");
       }

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "codecs/bvgraph_files.h"
 #include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
@@ -120,7 +121,7 @@ absl::Status ImportLinksFile(sqlite3_context* context, const LinksFile& file, in
     const std::optional<std::string>& source = normalize(record.source);
     if (!source.has_value()) continue;
     sources.insert(*source);
-    absl::flat_hash_set<std::string_view> seen;
+    absl::flat_hash_set<absl::string_view> seen;
     for (const std::string& raw : record.destinations) {
       const std::optional<std::string>& destination = normalize(raw);
       if (destination.has_value() && seen.insert(*destination).second) ++linked_by[*destination];

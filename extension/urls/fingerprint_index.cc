@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
+#include "absl/strings/string_view.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_fingerprint.h"
 
 namespace crawldb::urls {
 namespace {
 
-absl::StatusOr<uint64_t> FingerprintOfKey(std::string_view key) {
+absl::StatusOr<uint64_t> FingerprintOfKey(absl::string_view key) {
   absl::StatusOr<identity::NormalizedUrl> url = identity::UrlFromCanonicalKey(key);
   if (!url.ok()) return absl::DataLossError(url.status().message());
   return identity::UrlFingerprint(url->text());

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/varint.h"
 
 namespace crawldb::urls {
@@ -28,7 +29,7 @@ constexpr size_t kFirstBlockPart = 2;
 // The number of heads ≤ key among `heads` (increasing), `prefixes` their HeadPrefix and
 // `prefix` the key's.
 size_t HeadsAtMost(const BlockKeys& heads, absl::Span<const uint64_t> prefixes,
-                   std::string_view key, uint64_t prefix) {
+                   absl::string_view key, uint64_t prefix) {
   size_t low = 0;
   size_t high = prefixes.size();  // invariant: head b ≤ key for b < low; > key for b ≥ high
   while (low < high) {
@@ -45,7 +46,7 @@ size_t HeadsAtMost(const BlockKeys& heads, absl::Span<const uint64_t> prefixes,
 
 }  // namespace
 
-uint64_t UrlBase::HeadPrefix(std::string_view key) {
+uint64_t UrlBase::HeadPrefix(absl::string_view key) {
   if (key.size() >= 8) {
     uint64_t word;
     std::memcpy(&word, key.data(), 8);
@@ -245,7 +246,7 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
     // The header only: the heads are not needed to read it.
     const bool last = block + 1 == block_count();
     absl::StatusOr<UrlBlockReader> reader = UrlBlockReader::Open(
-        *model_, "", last ? std::nullopt : std::optional<std::string_view>(""), block_bytes);
+        *model_, "", last ? std::nullopt : std::optional<absl::string_view>(""), block_bytes);
     if (!reader.ok()) {
       return Corrupt(absl::StrCat("block ", block, ": ", reader.status().message()));
     }
@@ -336,7 +337,7 @@ absl::Status UrlBase::DecodeHeadsWhenBusy() const {
 
 absl::Status UrlBase::GroupHead(size_t group, std::string* head) const {
   if (heads_decoded()) {
-    head->assign(heads_[group]);
+    head->assign(heads_[group].data(), heads_[group].size());
     return absl::OkStatus();
   }
   ++head_decodes_;
@@ -429,7 +430,7 @@ absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
   if (!bytes.ok()) return bytes.status();
   const Group& group = groups_[block / kBlocksPerPart];
   const size_t index = block % kBlocksPerPart;
-  std::optional<std::string_view> next_head;
+  std::optional<absl::string_view> next_head;
   if (index + 1 < group.heads.size()) {
     next_head = group.heads[index + 1];
   } else if (block + 1 < block_count()) {  // the group's last block: the next group's head
@@ -474,7 +475,7 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
     landmark_slots_[block] = slot;
   }
   const Landmarks& stored = landmarks_[slot - 1];
-  const std::string_view keys(
+  const absl::string_view keys(
       landmark_keys_.data() + stored.keys_offset,
       size_t{stored.forward_length} + stored.backward_length + stored.first_backward_length);
   landmarks->forward_index = stored.forward_index;
@@ -489,7 +490,7 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
   return reader;
 }
 
-absl::StatusOr<std::optional<size_t>> UrlBase::FindGroup(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> UrlBase::FindGroup(absl::string_view key) const {
   if (absl::Status status = DecodeHeadsWhenBusy(); !status.ok()) return status;
   if (!heads_decoded()) {
     // Each step decodes a head up to its first difference from the key.
@@ -503,7 +504,7 @@ absl::StatusOr<std::optional<size_t>> UrlBase::FindGroup(std::string_view key) c
   return std::optional<size_t>(at_most - 1);
 }
 
-absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(absl::string_view key) const {
   absl::StatusOr<std::optional<size_t>> group = FindGroup(key);
   if (!group.ok() || !group->has_value()) return group;
   if (absl::Status status = ReadGroup(**group); !status.ok()) return status;
@@ -513,7 +514,7 @@ absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(std::string_view key) c
   return std::optional<size_t>(**group * kBlocksPerPart + at_most - 1);
 }
 
-absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const {
+absl::StatusOr<std::optional<size_t>> UrlBase::Find(absl::string_view key) const {
   if (count_ == 0) return std::optional<size_t>();
   absl::StatusOr<std::optional<size_t>> block = FindBlock(key);
   if (!block.ok()) return block.status();
@@ -526,7 +527,7 @@ absl::StatusOr<std::optional<size_t>> UrlBase::Find(std::string_view key) const 
   return std::optional<size_t>(**block * kKeysPerBlock + **index);
 }
 
-absl::StatusOr<size_t> UrlBase::LowerBound(std::string_view key) const {
+absl::StatusOr<size_t> UrlBase::LowerBound(absl::string_view key) const {
   if (count_ == 0) return 0;
   absl::StatusOr<std::optional<size_t>> block = FindBlock(key);
   if (!block.ok()) return block.status();

@@ -79,10 +79,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/url_block_codec.h"
 #include "codecs/url_block_index.h"
@@ -114,16 +114,16 @@ class BlockKeys {
     bytes_.shrink_to_fit();
     ends_.shrink_to_fit();
   }
-  std::string_view operator[](size_t i) const {
+  absl::string_view operator[](size_t i) const {
     size_t begin = i == 0 ? 0 : ends_[i - 1];
-    return std::string_view(bytes_).substr(begin, ends_[i] - begin);
+    return absl::string_view(bytes_).substr(begin, ends_[i] - begin);
   }
   void Clear() {
     bytes_.clear();
     ends_.clear();
   }
-  void Append(std::string_view key) {
-    bytes_.append(key);
+  void Append(absl::string_view key) {
+    bytes_.append(key.data(), key.size());
     ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   }
 
@@ -178,9 +178,9 @@ class UrlBase {
   size_t block_count() const { return (count_ + kKeysPerBlock - 1) / kKeysPerBlock; }
 
   // Rank of `key`, or nullopt.
-  absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const;
+  absl::StatusOr<std::optional<size_t>> Find(absl::string_view key) const;
   // Rank of the first key ≥ `key` (size() if none).
-  absl::StatusOr<size_t> LowerBound(std::string_view key) const;
+  absl::StatusOr<size_t> LowerBound(absl::string_view key) const;
   // The key of `rank` (< size()), decoded into *key.
   absl::Status Get(size_t rank, std::string* key) const;
   // The keys of block `block`, in order, into *keys (cleared first).
@@ -227,7 +227,7 @@ class UrlBase {
   // The first 8 bytes of `key` as a big-endian integer, zero-padded: when two prefixes differ,
   // the keys are in the same order (a key that ends within 8 bytes pads with zeros, below any
   // byte that the other key has there, and it is a prefix of that key).
-  static uint64_t HeadPrefix(std::string_view key);
+  static uint64_t HeadPrefix(absl::string_view key);
   std::vector<uint8_t> HeaderPart() const;
   // Load's and Open's work: `parts` are the stored parts without the model part; model_bytes its
   // stored size (0 when stored elsewhere); model_parts: 1 when it was stored part 1, so that
@@ -278,10 +278,10 @@ class UrlBase {
   // Keys of block `block` read forward from its head (the others from the next block's head).
   size_t ForwardCount(size_t block) const;
   // The last group whose head is ≤ key, or nullopt when key is below the first head.
-  absl::StatusOr<std::optional<size_t>> FindGroup(std::string_view key) const;
+  absl::StatusOr<std::optional<size_t>> FindGroup(absl::string_view key) const;
   // The last block whose head is ≤ key (its group read), or nullopt when key is below the first
   // head.
-  absl::StatusOr<std::optional<size_t>> FindBlock(std::string_view key) const;
+  absl::StatusOr<std::optional<size_t>> FindBlock(absl::string_view key) const;
   // The group head index of the stored form: the one read, or the group heads coded.
   absl::StatusOr<std::vector<uint8_t>> HeadIndexPart() const;
   // The heads index of group `group` (held) for its stored part: as read (version 3), or its
@@ -340,12 +340,12 @@ class UrlBaseSampler {
  public:
   explicit UrlBaseSampler(size_t max_bytes = kBaseSampleBytes) : max_bytes_(max_bytes) {}
 
-  void Add(std::string_view key);
+  void Add(absl::string_view key);
   // Trains the model on the sample (the untrained model when there are no keys).
   absl::StatusOr<codecs::UrlBlockModel> Train() const;
 
   // The sample: keys in order, a whole block from each sampled one.
-  std::vector<std::string_view> Sample() const;
+  std::vector<absl::string_view> Sample() const;
   size_t sample_bytes() const { return bytes_.size(); }
 
  private:
@@ -372,13 +372,13 @@ class UrlBaseBuilder {
 
   // InvalidArgumentError unless `key` is greater than the previous one and at most
   // codecs::kMaxUrlKeyBytes long.
-  absl::Status Add(std::string_view key);
+  absl::Status Add(absl::string_view key);
   // The base; the builder is spent.
   absl::StatusOr<UrlBase> Finish();
 
  private:
   // Encodes the pending block, whose next head is `next_head` (nullopt: it is the last).
-  absl::Status FlushBlock(std::optional<std::string_view> next_head);
+  absl::Status FlushBlock(std::optional<absl::string_view> next_head);
 
   UrlBase base_;
   BlockKeys block_;  // the keys of the block not yet encoded, the last key added last

@@ -5,13 +5,12 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::urls {
 namespace {
 
 using codecs::UrlBlockModel;
-
-absl::string_view ToAbsl(std::string_view text) { return {text.data(), text.size()}; }
 
 }  // namespace
 
@@ -23,11 +22,11 @@ codecs::UrlBlockModelOptions UrlBaseModelOptions(size_t sample_bytes) {
   return options;
 }
 
-void UrlBaseSampler::Add(std::string_view key) {
+void UrlBaseSampler::Add(absl::string_view key) {
   const uint64_t block = keys_seen_++ / kKeysPerBlock;
   if (block % stride_ != 0) return;
   if (sampled_blocks_.empty() || sampled_blocks_.back() != block) sampled_blocks_.push_back(block);
-  bytes_.append(key);
+  bytes_.append(key.data(), key.size());
   ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   // One block alone is kept whatever its size: block 0 is in every stride's sample.
   while (bytes_.size() > max_bytes_ && sampled_blocks_.size() > 1) Thin();
@@ -57,12 +56,12 @@ void UrlBaseSampler::Thin() {
   sampled_blocks_ = std::move(blocks);
 }
 
-std::vector<std::string_view> UrlBaseSampler::Sample() const {
-  std::vector<std::string_view> keys;
+std::vector<absl::string_view> UrlBaseSampler::Sample() const {
+  std::vector<absl::string_view> keys;
   keys.reserve(ends_.size());
   for (size_t i = 0; i < ends_.size(); ++i) {
     const size_t begin = i == 0 ? 0 : ends_[i - 1];
-    keys.push_back(std::string_view(bytes_).substr(begin, ends_[i] - begin));
+    keys.push_back(absl::string_view(bytes_).substr(begin, ends_[i] - begin));
   }
   return keys;
 }
@@ -83,7 +82,7 @@ UrlBaseBuilder::UrlBaseBuilder(std::shared_ptr<const UrlBlockModel> model) {
   base_.model_ = std::move(model);
 }
 
-absl::Status UrlBaseBuilder::Add(std::string_view key) {
+absl::Status UrlBaseBuilder::Add(absl::string_view key) {
   if (key.size() > codecs::kMaxUrlKeyBytes) {
     return absl::InvalidArgumentError(absl::StrCat("url base: a key of ", key.size(),
                                                    " bytes is longer than the limit, ",
@@ -91,7 +90,7 @@ absl::Status UrlBaseBuilder::Add(std::string_view key) {
   }
   if (block_.size() > 0 && key <= block_[block_.size() - 1]) {
     return absl::InvalidArgumentError(
-        absl::StrCat("url base: key '", ToAbsl(key.substr(0, 200)),
+        absl::StrCat("url base: key '", key.substr(0, 200),
                      "' is not greater than the previous one; add keys in increasing order"));
   }
   if (block_.size() == kKeysPerBlock) {
@@ -102,8 +101,8 @@ absl::Status UrlBaseBuilder::Add(std::string_view key) {
   return absl::OkStatus();
 }
 
-absl::Status UrlBaseBuilder::FlushBlock(std::optional<std::string_view> next_head) {
-  std::vector<std::string_view> keys(block_.size());
+absl::Status UrlBaseBuilder::FlushBlock(std::optional<absl::string_view> next_head) {
+  std::vector<absl::string_view> keys(block_.size());
   for (size_t i = 0; i < keys.size(); ++i) keys[i] = block_[i];
   absl::StatusOr<std::vector<uint8_t>> block =
       codecs::EncodeUrlBlock(*base_.model_, keys, next_head);

@@ -8,6 +8,7 @@
 #include "extension/urls/url_functions.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/sql_function_table.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
@@ -27,7 +28,7 @@ std::optional<absl::StatusOr<identity::NormalizedUrl>> Argument(sqlite3_value* v
   if (sqlite3_value_type(value) == SQLITE_NULL) return std::nullopt;
   const char* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
   size_t size = static_cast<size_t>(sqlite3_value_bytes(value));
-  return identity::NormalizeUrl(std::string_view(text == nullptr ? "" : text, size));
+  return identity::NormalizeUrl(absl::string_view(text == nullptr ? "" : text, size));
 }
 
 absl::Status Normalize(sqlite3_context* context, int, sqlite3_value** argv) {

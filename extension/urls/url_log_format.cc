@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/packed_bytes.h"
 #include "codecs/varint.h"
 #include "extension/urls/url_part.h"
@@ -32,15 +33,15 @@ absl::StatusOr<uint64_t> ReadHeader(absl::Span<const uint8_t> blob, uint8_t vers
 
 }  // namespace
 
-std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys,
+std::vector<uint8_t> EncodeLogKeys(absl::Span<const absl::string_view> keys,
                                    codecs::ZstdContexts* zstd) {
   std::string body;
   size_t size = 0;
-  for (std::string_view key : keys) size += codecs::VarintLength(key.size()) + key.size();
+  for (absl::string_view key : keys) size += codecs::VarintLength(key.size()) + key.size();
   body.reserve(size);
-  for (std::string_view key : keys) {
+  for (absl::string_view key : keys) {
     codecs::AppendVarint(key.size(), &body);
-    body.append(key);
+    body.append(key.data(), key.size());
   }
   std::string blob(1, static_cast<char>(kLogKeysFormatVersion));
   codecs::AppendVarint(keys.size(), &blob);
@@ -61,9 +62,9 @@ std::vector<uint8_t> EncodeLogIds(absl::Span<const int64_t> ids) {
   return blob;
 }
 
-absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
-                                                            std::string* scratch,
-                                                            codecs::ZstdContexts* zstd) {
+absl::StatusOr<std::vector<absl::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
+                                                             std::string* scratch,
+                                                             codecs::ZstdContexts* zstd) {
   const uint8_t* p = nullptr;
   absl::StatusOr<uint64_t> count = ReadHeader(blob, kLogKeysFormatVersion, &p);
   if (!count.ok()) return count.status();
@@ -75,7 +76,7 @@ absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uin
   end = p + scratch->size();
   // Every key takes at least one byte, which bounds the count before anything is reserved.
   if (*count > static_cast<uint64_t>(end - p)) return Corrupt("bad count");
-  std::vector<std::string_view> keys;
+  std::vector<absl::string_view> keys;
   keys.reserve(*count);
   for (uint64_t i = 0; i < *count; ++i) {
     uint64_t length = 0;
@@ -202,7 +203,7 @@ absl::StatusOr<LogAdds> DecodeLogAdds(absl::Span<const uint8_t> blob, int64_t fi
       adds.ids.push_back(first_id + static_cast<int64_t>(offset));
     }
   }
-  absl::StatusOr<std::vector<std::string_view>> keys =
+  absl::StatusOr<std::vector<absl::string_view>> keys =
       DecodeLogKeys({p, static_cast<size_t>(end - p)}, scratch, zstd);
   if (!keys.ok()) return keys.status();
   if (keys->size() != total) return Corrupt("the keys do not match the ids");

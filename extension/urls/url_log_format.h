@@ -37,10 +37,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/packed_bytes.h"
 
@@ -69,12 +69,12 @@ struct LogAdds {
   // and their ids and keys, part after part, each part's ids increasing.
   std::vector<uint32_t> part_sizes;
   std::vector<int64_t> ids;
-  std::vector<std::string_view> keys;
+  std::vector<absl::string_view> keys;
   bool has_adds() const { return !part_sizes.empty(); }
 };
 
 // `zstd`, when given, is used and kept for the next call (codecs/packed_bytes.h).
-std::vector<uint8_t> EncodeLogKeys(absl::Span<const std::string_view> keys,
+std::vector<uint8_t> EncodeLogKeys(absl::Span<const absl::string_view> keys,
                                    codecs::ZstdContexts* zstd = nullptr);
 std::vector<uint8_t> EncodeLogIds(absl::Span<const int64_t> ids);
 // `folded` must be set; the adds are written when has_adds(). The ids are coded against
@@ -84,9 +84,9 @@ std::vector<uint8_t> EncodeLogAdds(const LogAdds& adds, int64_t first_id,
 std::vector<uint8_t> EncodeIdGaps(absl::Span<const int64_t> ids);
 
 // The keys are views into *scratch (replaced).
-absl::StatusOr<std::vector<std::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
-                                                            std::string* scratch,
-                                                            codecs::ZstdContexts* zstd = nullptr);
+absl::StatusOr<std::vector<absl::string_view>> DecodeLogKeys(absl::Span<const uint8_t> blob,
+                                                             std::string* scratch,
+                                                             codecs::ZstdContexts* zstd = nullptr);
 absl::StatusOr<std::vector<int64_t>> DecodeLogIds(absl::Span<const uint8_t> blob);
 // Reads both versions; the adds' ids must be first_id … first_id + count − 1, each once. The
 // keys are views into *scratch (replaced).

@@ -2,26 +2,28 @@
 
 #include <algorithm>
 
+#include "absl/strings/string_view.h"
+
 namespace crawldb::urls {
 
-std::vector<std::string_view> UrlLogTail::PartKeys::Keys() const {
-  std::vector<std::string_view> keys;
+std::vector<absl::string_view> UrlLogTail::PartKeys::Keys() const {
+  std::vector<absl::string_view> keys;
   keys.reserve(ends.size());
   uint32_t begin = 0;
   for (uint32_t end : ends) {
-    keys.push_back(std::string_view(bytes).substr(begin, end - begin));
+    keys.push_back(absl::string_view(bytes).substr(begin, end - begin));
     begin = end;
   }
   return keys;
 }
 
 void UrlLogTail::AddPart(size_t part, absl::Span<const int64_t> ids,
-                         absl::Span<const std::string_view> keys) {
+                         absl::Span<const absl::string_view> keys) {
   if (ids.empty()) return;
   PartKeys& held = parts_[part];
   held.ids.insert(held.ids.end(), ids.begin(), ids.end());
-  for (std::string_view key : keys) {
-    held.bytes.append(key);
+  for (absl::string_view key : keys) {
+    held.bytes.append(key.data(), key.size());
     held.ends.push_back(static_cast<uint32_t>(held.bytes.size()));
     key_bytes_ += key.size();
   }

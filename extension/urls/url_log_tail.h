@@ -10,10 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace crawldb::urls {
@@ -25,7 +25,7 @@ class UrlLogTail {
     std::vector<int64_t> ids;
     std::string bytes;
     std::vector<uint32_t> ends;  // key i is bytes[ends[i − 1], ends[i])
-    std::vector<std::string_view> Keys() const;
+    std::vector<absl::string_view> Keys() const;
   };
 
   // The newest commit folded: the tail holds the commits after it.
@@ -40,7 +40,8 @@ class UrlLogTail {
   bool empty() const { return rows_ == 0; }
 
   // Adds one commit's URLs of part `part`: ids increasing, above every id the tail holds there.
-  void AddPart(size_t part, absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys);
+  void AddPart(size_t part, absl::Span<const int64_t> ids,
+               absl::Span<const absl::string_view> keys);
   // Counts one commit's log row (its parts added first), of `row_bytes` bytes.
   void AddRow(size_t row_bytes);
   // Part `part`'s keys, or null when the tail holds none there.

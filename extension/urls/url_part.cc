@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/varint.h"
 #include "extension/identity/canonical_key.h"
 
@@ -40,13 +41,13 @@ uint64_t FilterBits(uint64_t hash) {
 
 }  // namespace
 
-size_t UrlPartOf(std::string_view key) {
+size_t UrlPartOf(absl::string_view key) {
   size_t host_end = 0;
   while (host_end < key.size() && key[host_end] >= identity::kHostKeySeparator) ++host_end;
   return static_cast<size_t>(XXH3_64bits(key.data(), host_end) >> (64 - kUrlPartBits));
 }
 
-bool UrlPart::MayHold(std::string_view key) const {
+bool UrlPart::MayHold(absl::string_view key) const {
   const uint64_t hash = XXH3_64bits(key.data(), key.size());
   const uint64_t bits = FilterBits(hash);
   return (filter_[FilterWord(hash, filter_.size())] & bits) == bits;
@@ -61,14 +62,14 @@ int64_t UrlPart::IdAt(size_t rank) const {
   return static_cast<int64_t>(value) + 1;
 }
 
-absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const std::string_view> keys,
+absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
                                        absl::Span<const int64_t> ids, int64_t through_id,
                                        std::shared_ptr<const codecs::UrlBlockModel> model) {
   if (keys.size() != ids.size()) {
     return absl::InvalidArgumentError("url part: one id per key is needed");
   }
   UrlBaseBuilder builder(std::move(model));
-  for (std::string_view key : keys) {
+  for (absl::string_view key : keys) {
     if (absl::Status status = builder.Add(key); !status.ok()) return status;
   }
   absl::StatusOr<UrlBase> base = builder.Finish();
@@ -77,7 +78,7 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const std::string_view> keys,
   part.keys_ = std::move(*base);
   part.through_id_ = through_id;
   part.filter_.assign(FilterWords(keys.size()), 0);
-  for (std::string_view key : keys) {
+  for (absl::string_view key : keys) {
     const uint64_t hash = XXH3_64bits(key.data(), key.size());
     part.filter_[FilterWord(hash, part.filter_.size())] |= FilterBits(hash);
   }

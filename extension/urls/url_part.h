@@ -30,10 +30,10 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/url_block_model.h"
 #include "extension/urls/url_base.h"
@@ -46,14 +46,14 @@ inline constexpr size_t kUrlParts = size_t{1} << kUrlPartBits;
 
 // The part that holds `key`: a hash of its host key (everything before the scheme mark), so
 // every URL of one host is in one part.
-size_t UrlPartOf(std::string_view key);
+size_t UrlPartOf(absl::string_view key);
 
 class UrlPart {
  public:
   UrlPart() = default;
 
   // Builds a part from keys in strictly increasing order and their ids, coded with `model`.
-  static absl::StatusOr<UrlPart> Build(absl::Span<const std::string_view> keys,
+  static absl::StatusOr<UrlPart> Build(absl::Span<const absl::string_view> keys,
                                        absl::Span<const int64_t> ids, int64_t through_id,
                                        std::shared_ptr<const codecs::UrlBlockModel> model);
   static absl::StatusOr<UrlPart> Load(absl::Span<const uint8_t> data,
@@ -66,12 +66,12 @@ class UrlPart {
   int64_t IdAt(size_t rank) const;
 
   // The rank holding `key`, or nullopt.
-  absl::StatusOr<std::optional<size_t>> Find(std::string_view key) const {
+  absl::StatusOr<std::optional<size_t>> Find(absl::string_view key) const {
     if (!MayHold(key)) return std::optional<size_t>();
     return keys_.Find(key);
   }
   // False when the part surely does not hold `key` (the filter).
-  bool MayHold(std::string_view key) const;
+  bool MayHold(absl::string_view key) const;
   absl::Status Get(size_t rank, std::string* key) const { return keys_.Get(rank, key); }
 
   size_t MemoryBytes() const;

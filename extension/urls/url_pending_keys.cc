@@ -4,15 +4,17 @@
 
 #include <algorithm>
 
+#include "absl/strings/string_view.h"
+
 namespace crawldb::urls {
 
 PendingKeys::PendingKeys() : index_(0, SlotHash{}, SlotEq{this}) {}
 
-uint32_t PendingKeys::KeyHash32(std::string_view key) {
+uint32_t PendingKeys::KeyHash32(absl::string_view key) {
   return static_cast<uint32_t>(XXH3_64bits(key.data(), key.size()) >> 32);
 }
 
-std::optional<size_t> PendingKeys::Find(std::string_view key) const {
+std::optional<size_t> PendingKeys::Find(absl::string_view key) const {
   auto it = index_.find(Probe{key, KeyHash32(key)});
   if (it == index_.end()) return std::nullopt;
   return it->index;
@@ -24,14 +26,14 @@ std::optional<size_t> PendingKeys::FindId(int64_t id) const {
   return static_cast<size_t>(it - ids_.begin());
 }
 
-std::optional<size_t> PendingKeys::Append(int64_t id, std::string_view key) {
+std::optional<size_t> PendingKeys::Append(int64_t id, absl::string_view key) {
   const uint32_t hash = KeyHash32(key);  // once, for the look-up and the insert
   std::optional<size_t> replaced;
   if (auto it = index_.find(Probe{key, hash}); it != index_.end()) {
     replaced = it->index;
     index_.erase(it);
   }
-  bytes_.append(key);
+  bytes_.append(key.data(), key.size());
   ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   ids_.push_back(id);
   index_.insert(Slot{static_cast<uint32_t>(size() - 1), hash});

@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::urls {
 
@@ -30,21 +30,21 @@ class PendingKeys {
   size_t size() const { return ids_.size(); }
   bool empty() const { return ids_.empty(); }
   int64_t id(size_t index) const { return ids_[index]; }
-  std::string_view key(size_t index) const {
+  absl::string_view key(size_t index) const {
     const size_t begin = index == 0 ? 0 : ends_[index - 1];
-    return std::string_view(bytes_).substr(begin, ends_[index] - begin);
+    return absl::string_view(bytes_).substr(begin, ends_[index] - begin);
   }
   // Bytes of all the keys.
   size_t key_bytes() const { return bytes_.size(); }
 
   // The indexed entry holding `key`, if any.
-  std::optional<size_t> Find(std::string_view key) const;
+  std::optional<size_t> Find(absl::string_view key) const;
   // The entry of `id`, if any (ids increase with the index).
   std::optional<size_t> FindId(int64_t id) const;
 
   // Appends (id, key); id must exceed every id held. Returns the entry with the same key it
   // took out of the hash set, if there was one.
-  std::optional<size_t> Append(int64_t id, std::string_view key);
+  std::optional<size_t> Append(int64_t id, absl::string_view key);
   // Room for `entries` entries of `key_bytes` bytes of keys in all, so that appending them does
   // not grow the containers one step at a time.
   void Reserve(size_t entries, size_t key_bytes);
@@ -60,10 +60,10 @@ class PendingKeys {
     uint32_t hash;   // KeyHash32 of its key
   };
   struct Probe {  // a key looked up, with its hash computed once
-    std::string_view key;
+    absl::string_view key;
     uint32_t hash;
   };
-  static uint32_t KeyHash32(std::string_view key);
+  static uint32_t KeyHash32(absl::string_view key);
   struct SlotHash {
     using is_transparent = void;
     static size_t Spread(uint32_t hash) { return uint64_t{hash} * 0x9E3779B97F4A7C15u; }

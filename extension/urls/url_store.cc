@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::urls {
 namespace {
@@ -103,9 +104,9 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
     loaded->run_seq = (*run)->seq;
   }
   int64_t last_id = static_cast<int64_t>(base_.size());
-  auto add = [&](absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys) {
+  auto add = [&](absl::Span<const int64_t> ids, absl::Span<const absl::string_view> keys) {
     size_t key_bytes = loaded->pending.key_bytes();
-    for (std::string_view key : keys) key_bytes += key.size();
+    for (absl::string_view key : keys) key_bytes += key.size();
     loaded->pending.Reserve(loaded->pending.size() + ids.size(), key_bytes);
     for (size_t i = 0; i < ids.size(); ++i) {
       const int64_t id = ids[i];
@@ -124,7 +125,7 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
   };
   absl::Status status = source_->ReadPending(
       part, loaded->run_seq,
-      [&](absl::Span<const int64_t> ids, absl::Span<const std::string_view> keys) {
+      [&](absl::Span<const int64_t> ids, absl::Span<const absl::string_view> keys) {
         if (absl::Status added = add(ids, keys); !added.ok()) return added;
         loaded->row_sizes.push_back(static_cast<uint32_t>(ids.size()));
         return absl::OkStatus();
@@ -183,7 +184,7 @@ size_t UrlStore::HeldPendingBytes() const {
 
 absl::Status UrlStore::TrainPartsModel() {
   // Whole blocks of the pending keys in order, spread over all of them (UrlBaseSampler).
-  std::vector<std::string_view> keys;
+  std::vector<absl::string_view> keys;
   for (const Slot& slot : slots_) {
     if (slot.held == nullptr) continue;
     for (size_t i = 0; i < slot.held->pending.size(); ++i)
@@ -192,7 +193,7 @@ absl::Status UrlStore::TrainPartsModel() {
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   UrlBaseSampler sampler(kPartsSampleBytes);
-  for (std::string_view key : keys) sampler.Add(key);
+  for (absl::string_view key : keys) sampler.Add(key);
   absl::StatusOr<codecs::UrlBlockModel> model = sampler.Train();
   if (!model.ok()) return model.status();
   own_parts_model_ = std::make_shared<const codecs::UrlBlockModel>(std::move(*model));
@@ -208,7 +209,7 @@ absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
   const LoadedPart& old = **held;
   // The pending keys, live ones, sorted; then merged with the run's live keys.
   struct Keyed {
-    std::string_view key;
+    absl::string_view key;
     int64_t id;
   };
   std::vector<Keyed> pending;
@@ -229,12 +230,12 @@ absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
       for (size_t i = 0; i < block.size(); ++i) old_keys.Append(block[i]);
     }
   }
-  std::vector<std::string_view> keys;
+  std::vector<absl::string_view> keys;
   std::vector<int64_t> ids;
   keys.reserve(old_keys.size() + pending.size());
   ids.reserve(keys.capacity());
   size_t next = 0;
-  auto take_pending_below = [&](const std::string_view* limit) {
+  auto take_pending_below = [&](const absl::string_view* limit) {
     while (next < pending.size() && (limit == nullptr || pending[next].key < *limit)) {
       keys.push_back(pending[next].key);
       ids.push_back(pending[next++].id);
@@ -243,7 +244,7 @@ absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
   for (size_t rank = 0; rank < old_keys.size(); ++rank) {
     const int64_t id = old.run->IdAt(rank);
     if (deleted_.contains(id)) continue;
-    const std::string_view key = old_keys[rank];
+    const absl::string_view key = old_keys[rank];
     take_pending_below(&key);
     keys.push_back(key);
     ids.push_back(id);
@@ -295,7 +296,7 @@ bool UrlStore::IsLive(int64_t id) const {
   return id >= 1 && id <= max_id_ && !deleted_.contains(id);
 }
 
-absl::StatusOr<std::optional<int64_t>> UrlStore::Find(std::string_view key) {
+absl::StatusOr<std::optional<int64_t>> UrlStore::Find(absl::string_view key) {
   absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(UrlPartOf(key));
   if (!held.ok()) return held.status();
   const LoadedPart& part = **held;
@@ -372,7 +373,7 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
   return std::optional<std::string>(std::move(key));
 }
 
-absl::Status UrlStore::IdsInRange(size_t part_number, std::string_view low, std::string_view high,
+absl::Status UrlStore::IdsInRange(size_t part_number, absl::string_view low, absl::string_view high,
                                   std::vector<int64_t>* ids) {
   absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part_number);
   if (!held.ok()) return held.status();
@@ -385,13 +386,13 @@ absl::Status UrlStore::IdsInRange(size_t part_number, std::string_view low, std:
     for (size_t rank = *begin; rank < *end; ++rank) ids->push_back(part.run->IdAt(rank));
   }
   for (size_t i = 0; i < part.pending.size(); ++i) {
-    const std::string_view key = part.pending.key(i);
+    const absl::string_view key = part.pending.key(i);
     if (key >= low && key < high) ids->push_back(part.pending.id(i));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<int64_t> UrlStore::Add(std::string_view key) {
+absl::StatusOr<int64_t> UrlStore::Add(absl::string_view key) {
   const size_t part_number = UrlPartOf(key);
   absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part_number);
   if (!held.ok()) return held.status();
@@ -474,7 +475,7 @@ class KeyStream {
   explicit KeyStream(const UrlBase* keys) : keys_(keys) {}
   bool done() const { return rank_ >= keys_->size(); }
   size_t rank() const { return rank_; }
-  std::string_view key() const { return block_[rank_ % kKeysPerBlock]; }
+  absl::string_view key() const { return block_[rank_ % kKeysPerBlock]; }
   // Moves to the first key (first call) or the next one.
   absl::Status Advance() {
     if (started_) ++rank_;
@@ -493,14 +494,14 @@ class KeyStream {
 }  // namespace
 
 absl::Status UrlStore::ForEachLiveKey(
-    const std::function<absl::Status(std::string_view key, int64_t id)>& visit) {
+    const std::function<absl::Status(absl::string_view key, int64_t id)>& visit) {
   // Streams: the base, then each part's run; the live pending keys sorted on their own.
   std::vector<std::shared_ptr<LoadedPart>> parts;  // held while the streams read them
   std::vector<KeyStream> streams;
   std::vector<const UrlPart*> stream_parts = {nullptr};
   streams.emplace_back(&base_);
   struct PendingKey {
-    std::string_view key;
+    absl::string_view key;
     int64_t id;
   };
   std::vector<PendingKey> pending;
@@ -557,7 +558,7 @@ absl::Status UrlStore::ForEachLiveKey(
 absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) {
   // Pass 1: the model's training sample, spread over all the keys.
   UrlBaseSampler sampler;
-  absl::Status sampled = ForEachLiveKey([&](std::string_view key, int64_t) {
+  absl::Status sampled = ForEachLiveKey([&](absl::string_view key, int64_t) {
     sampler.Add(key);
     return absl::OkStatus();
   });
@@ -568,7 +569,7 @@ absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) {
   UrlBaseBuilder builder(*std::move(model));
   if (old_to_new != nullptr) old_to_new->assign(static_cast<size_t>(max_id_) + 1, 0);
   int64_t new_id = 0;
-  absl::Status built = ForEachLiveKey([&](std::string_view key, int64_t id) {
+  absl::Status built = ForEachLiveKey([&](absl::string_view key, int64_t id) {
     if (old_to_new != nullptr) (*old_to_new)[static_cast<size_t>(id)] = ++new_id;
     return builder.Add(key);
   });

@@ -35,11 +35,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_model.h"
 #include "extension/urls/url_base.h"
 #include "extension/urls/url_id_parts.h"
@@ -69,13 +69,13 @@ class UrlStoreSource {
   virtual absl::Status ReadPending(
       size_t part, int64_t after,
       const std::function<absl::Status(absl::Span<const int64_t> ids,
-                                       absl::Span<const std::string_view> keys)>& add_row) = 0;
+                                       absl::Span<const absl::string_view> keys)>& add_row) = 0;
   // Calls add(ids, keys) once with part `part`'s keys in the log tail (urls_table.h), which
   // follow its pending rows; not when it holds none.
   virtual absl::Status ReadTail(
       size_t part,
       const std::function<absl::Status(absl::Span<const int64_t> ids,
-                                       absl::Span<const std::string_view> keys)>& add) = 0;
+                                       absl::Span<const absl::string_view> keys)>& add) = 0;
   // Chunk `chunk` of the id map; nullopt when it is not stored.
   virtual absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) = 0;
 };
@@ -115,7 +115,7 @@ class UrlStore {
   void ForgetPart(size_t part);
 
   // The live id holding `key`, or nullopt.
-  absl::StatusOr<std::optional<int64_t>> Find(std::string_view key);
+  absl::StatusOr<std::optional<int64_t>> Find(absl::string_view key);
   // The key of a live id, or nullopt when the id does not exist or was deleted.
   absl::StatusOr<std::optional<std::string>> KeyOf(int64_t id);
   // The key an id holds, live or deleted; nullopt when it holds none (out of range, or deleted
@@ -124,7 +124,7 @@ class UrlStore {
   bool IsLive(int64_t id) const;
 
   // Adds `key`, which must not be live (Find first); returns its new id.
-  absl::StatusOr<int64_t> Add(std::string_view key);
+  absl::StatusOr<int64_t> Add(absl::string_view key);
   // Deletes a live id; false when it is not live.
   bool Delete(int64_t id);
 
@@ -155,7 +155,7 @@ class UrlStore {
   void RowsFolded(size_t part, size_t rows);
 
   // The ids of part `part` whose keys are in [low, high), unordered.
-  absl::Status IdsInRange(size_t part, std::string_view low, std::string_view high,
+  absl::Status IdsInRange(size_t part, absl::string_view low, absl::string_view high,
                           std::vector<int64_t>* ids);
 
   // Ids run from 1 to max_id(); live_count() of them are live.
@@ -184,8 +184,8 @@ class UrlStore {
   // The changes made after `mark`, as the shadow tables record them.
   struct PartAdds {
     size_t part = 0;
-    std::vector<int64_t> ids;            // increasing
-    std::vector<std::string_view> keys;  // valid until the next change
+    std::vector<int64_t> ids;             // increasing
+    std::vector<absl::string_view> keys;  // valid until the next change
   };
   struct Pending {
     int64_t first_added_id = 0;  // max_id() + 1 at the mark
@@ -220,7 +220,7 @@ class UrlStore {
   // Calls visit(key, id) for every live key in key order, merging base and parts; stops at the
   // first error visit or a block's decoding returns.
   absl::Status ForEachLiveKey(
-      const std::function<absl::Status(std::string_view key, int64_t id)>& visit);
+      const std::function<absl::Status(absl::string_view key, int64_t id)>& visit);
   absl::Status TrainPartsModel();
   absl::StatusOr<std::shared_ptr<LoadedPart>> Load(size_t part);
   void Recount(size_t part);

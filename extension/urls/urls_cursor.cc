@@ -5,6 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/sql_values.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_fingerprint.h"
@@ -20,8 +21,8 @@ constexpr int kLookupsBeforeBlock = 3;
 
 // The host pinned by url bounds: every URL text starting with `prefix` has this host when the
 // prefix reads "http[s]://host" followed by '/', ':' or '?'. Lower-cased (stored hosts are).
-std::optional<std::string> HostOfPrefix(std::string_view prefix) {
-  std::string lower = absl::AsciiStrToLower(ToAbsl(prefix));
+std::optional<std::string> HostOfPrefix(absl::string_view prefix) {
+  std::string lower = absl::AsciiStrToLower(prefix);
   size_t start;
   if (lower.rfind("http://", 0) == 0) {
     start = 7;
@@ -36,12 +37,12 @@ std::optional<std::string> HostOfPrefix(std::string_view prefix) {
 }
 
 // The literal prefix of a LIKE or GLOB pattern (before its first wildcard).
-std::string_view LiteralPrefix(std::string_view pattern, bool glob) {
+absl::string_view LiteralPrefix(absl::string_view pattern, bool glob) {
   size_t end = pattern.find_first_of(glob ? "*?[" : "%_");
   return pattern.substr(0, end);
 }
 
-std::string CommonPrefix(std::string_view a, std::string_view b) {
+std::string CommonPrefix(absl::string_view a, absl::string_view b) {
   size_t n = 0;
   while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
   return std::string(a.substr(0, n));
@@ -55,7 +56,7 @@ struct PathStart {
   size_t offset;
   char mark;
 };
-std::optional<PathStart> PathStartOf(std::string_view prefix, std::string_view host) {
+std::optional<PathStart> PathStartOf(absl::string_view prefix, absl::string_view host) {
   const bool https = prefix.size() > 4 && (prefix[4] == 's' || prefix[4] == 'S');
   const size_t host_end = (https ? 8 : 7) + host.size();
   if (prefix.size() <= host_end || prefix[host_end] != '/') return std::nullopt;
@@ -87,9 +88,8 @@ void UrlsTable::Cursor::Everything() {
   tail_end_ = store().tail_size();
 }
 
-absl::Status UrlsTable::Cursor::FilterHost(std::string_view host) {
-  std::string host_key =
-      identity::CanonicalHostKey(std::string(absl::AsciiStrToLower(ToAbsl(host))));
+absl::Status UrlsTable::Cursor::FilterHost(absl::string_view host) {
+  std::string host_key = identity::CanonicalHostKey(std::string(absl::AsciiStrToLower(host)));
   // Every URL of the host: [key "(", key ",") (canonical_key.h).
   return FilterKeys(host_key + identity::kKeyMarkHttp, host_key + identity::kHostKeySeparator);
 }
@@ -126,7 +126,7 @@ absl::Status UrlsTable::Cursor::FilterUrlBounds(int idx_num, int argc, sqlite3_v
     // Both bounds in one host and scheme with its default port: within it, key order is text
     // order, so the keys from the lower bound's to the upper bound's hold every URL between
     // them (SQLite checks the bounds' strictness on each row).
-    const std::string_view lower = TextOfValue(argv[0]), upper = TextOfValue(argv[1]);
+    const absl::string_view lower = TextOfValue(argv[0]), upper = TextOfValue(argv[1]);
     std::optional<PathStart> path = PathStartOf(CommonPrefix(lower, upper), *host);
     if (path.has_value()) {
       std::string host_key = identity::CanonicalHostKey(*host) + path->mark;
@@ -256,13 +256,13 @@ absl::Status UrlsTable::Cursor::Next() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
+absl::StatusOr<absl::string_view> UrlsTable::Cursor::Key() {
   size_t base_size = store().base().size();
   if (static_cast<size_t>(id_) > base_size) {
     absl::StatusOr<std::optional<std::string>> key = store().KeyOf(id_);
     if (!key.ok()) return table_->Corrupt(key.status());
     key_ = key->value_or("");
-    return std::string_view(key_);
+    return absl::string_view(key_);
   }
   size_t rank = static_cast<size_t>(id_ - 1);
   size_t block = rank / kKeysPerBlock;
@@ -274,7 +274,7 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
     // A look-up by id: decode just this key, unless ids keep coming one after another.
     absl::Status status = store().base().Get(rank, &key_);
     if (!status.ok()) return table_->Corrupt(status);
-    return std::string_view(key_);
+    return absl::string_view(key_);
   }
   if (block != cached_block_) {
     cached_block_ = std::numeric_limits<size_t>::max();
@@ -285,17 +285,17 @@ absl::StatusOr<std::string_view> UrlsTable::Cursor::Key() {
   return block_keys_[rank % kKeysPerBlock];
 }
 
-absl::StatusOr<std::string_view> UrlsTable::Cursor::UrlText() {
+absl::StatusOr<absl::string_view> UrlsTable::Cursor::UrlText() {
   if (text_id_ != id_ || text_rewinds_ != store().tail_rewinds()) {
     text_id_ = 0;
-    CRAWLDB_ASSIGN_OR_RETURN(std::string_view key, Key());
+    CRAWLDB_ASSIGN_OR_RETURN(absl::string_view key, Key());
     if (absl::Status status = identity::UrlTextFromCanonicalKey(key, &url_text_); !status.ok()) {
       return table_->Corrupt(absl::DataLossError(status.message()));
     }
     text_id_ = id_;
     text_rewinds_ = store().tail_rewinds();
   }
-  return std::string_view(url_text_);
+  return absl::string_view(url_text_);
 }
 
 absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
@@ -307,7 +307,7 @@ absl::Status UrlsTable::Cursor::Column(sqlite3_context* context, int column) {
     sqlite3_result_null(context);
     return absl::OkStatus();
   }
-  CRAWLDB_ASSIGN_OR_RETURN(std::string_view text, UrlText());
+  CRAWLDB_ASSIGN_OR_RETURN(absl::string_view text, UrlText());
   if (column == kColumnFp) {
     sqlite3_result_int64(context, identity::FingerprintToSql(identity::UrlFingerprint(text)));
     return absl::OkStatus();

@@ -6,11 +6,11 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_codec.h"
 #include "extension/common/sqlite_api.h"
 #include "extension/common/trampoline.h"
@@ -77,12 +77,12 @@ class UrlsTable::Cursor : public VirtualCursor {
   UrlStore& store() { return table_->store_; }
   void Reset();
   void Everything();
-  absl::Status FilterHost(std::string_view host);
+  absl::Status FilterHost(absl::string_view host);
   // The ids whose keys are in [low, high), both within one host's keys.
   absl::Status FilterKeys(const std::string& low, const std::string& high);
   absl::Status FilterUrlBounds(int idx_num, int argc, sqlite3_value** argv);
-  absl::StatusOr<std::string_view> Key();
-  absl::StatusOr<std::string_view> UrlText();
+  absl::StatusOr<absl::string_view> Key();
+  absl::StatusOr<absl::string_view> UrlText();
 
   UrlsTable* table_;
   bool eof_ = true;

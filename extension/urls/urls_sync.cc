@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/status.h"
 #include "extension/urls/fingerprint_index.h"
@@ -256,7 +257,7 @@ absl::StatusOr<std::optional<std::vector<uint8_t>>> UrlsTable::ReadBasePart(size
 absl::Status UrlsTable::ReadPending(
     size_t part, int64_t after,
     const std::function<absl::Status(absl::Span<const int64_t> ids,
-                                     absl::Span<const std::string_view> keys)>& add_row) {
+                                     absl::Span<const absl::string_view> keys)>& add_row) {
   if (stored_format_ < kPartsFormat) return absl::OkStatus();  // no such table yet: none
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPending));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, 0)));
@@ -268,7 +269,7 @@ absl::Status UrlsTable::ReadPending(
     const int64_t row_key = select.ColumnInt64(0);
     absl::StatusOr<std::vector<int64_t>> ids = DecodeIdGaps(select.ColumnBlob(1));
     if (!ids.ok()) return ids.status();
-    absl::StatusOr<std::vector<std::string_view>> keys =
+    absl::StatusOr<std::vector<absl::string_view>> keys =
         DecodeLogKeys(select.ColumnBlob(2), &log_keys_, &zstd_);
     if (!keys.ok()) return keys.status();
     if (ids->empty() || ids->size() != keys->size() || PendingRow(part, ids->front()) != row_key) {
@@ -283,7 +284,7 @@ absl::Status UrlsTable::ReadPending(
 
 absl::Status UrlsTable::ReadTail(
     size_t part, const std::function<absl::Status(absl::Span<const int64_t> ids,
-                                                  absl::Span<const std::string_view> keys)>& add) {
+                                                  absl::Span<const absl::string_view> keys)>& add) {
   const UrlLogTail::PartKeys* keys = tail_.Part(part);
   if (keys == nullptr) return absl::OkStatus();
   return add(keys->ids, keys->Keys());
@@ -385,7 +386,7 @@ absl::Status UrlsTable::FoldTail(int64_t seq) {
 }
 
 absl::Status UrlsTable::WritePendingRows(size_t part, absl::Span<const int64_t> ids,
-                                         absl::Span<const std::string_view> keys, int64_t seq) {
+                                         absl::Span<const absl::string_view> keys, int64_t seq) {
   const size_t row_bytes = PendingRowBytes();
   while (!keys.empty()) {
     size_t count = 0;
@@ -409,7 +410,7 @@ size_t UrlsTable::PendingRowBytes() const {
 }
 
 absl::Status UrlsTable::WritePendingRow(size_t part, absl::Span<const int64_t> ids,
-                                        absl::Span<const std::string_view> keys, int64_t seq) {
+                                        absl::Span<const absl::string_view> keys, int64_t seq) {
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWritePending));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, PendingRow(part, ids.front())));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
@@ -428,7 +429,7 @@ absl::Status UrlsTable::FoldPendingRows(size_t part, int64_t seq) {
   size_t begin = end;
   for (size_t i = 0; i < rows; ++i) begin -= sizes[sizes.size() - 1 - i];
   std::vector<int64_t> ids;
-  std::vector<std::string_view> keys;
+  std::vector<absl::string_view> keys;
   size_t bytes = 0;
   for (size_t i = begin; i < end; ++i) {
     ids.push_back(held->pending.id(i));

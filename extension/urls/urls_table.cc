@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/json.h"
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/sql_values.h"
@@ -224,7 +225,7 @@ absl::Status UrlsTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* ro
   }
   sqlite3_value* command = argv[2 + kColumnCommand];
   if (sqlite3_value_type(command) != SQLITE_NULL) {
-    return RunCommand(ToAbsl(TextOfValue(command)));
+    return RunCommand(TextOfValue(command));
   }
   if (sqlite3_value_type(argv[1]) != SQLITE_NULL ||
       sqlite3_value_type(argv[2 + kColumnId]) != SQLITE_NULL) {
@@ -470,7 +471,7 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
       if (!identity::UrlFromCanonicalKey(keys[i]).ok()) {
         problem(absl::StrCat("base block ", block, " holds an invalid key"));
       }
-      previous = keys[i];
+      previous = std::string(keys[i]);
     }
   }
   // Every part's keys decode, increase, belong to it, and have ids given since optimize.
@@ -498,7 +499,7 @@ absl::Status UrlsTable::CheckStore(std::vector<std::string>* found) {
         if (id <= static_cast<int64_t>(store_.base().size()) || id > store_.max_id()) {
           problem(absl::StrCat("part ", number, " holds id ", id, ", out of range"));
         }
-        last = keys[i];
+        last = std::string(keys[i]);
       }
     }
   }

@@ -90,6 +90,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "codecs/packed_bytes.h"
 #include "extension/common/connection.h"
 #include "extension/common/read_snapshot.h"
@@ -194,11 +195,12 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   absl::Status ReadPending(
       size_t part, int64_t after,
       const std::function<absl::Status(absl::Span<const int64_t> ids,
-                                       absl::Span<const std::string_view> keys)>& add_row) override;
+                                       absl::Span<const absl::string_view> keys)>& add_row)
+      override;
   absl::Status ReadTail(
       size_t part,
       const std::function<absl::Status(absl::Span<const int64_t> ids,
-                                       absl::Span<const std::string_view> keys)>& add) override;
+                                       absl::Span<const absl::string_view> keys)>& add) override;
   // Writes the tail out at commit `seq`: the pending rows of every part it added to, joined as
   // RowsToFold says, then the merges due; the tail is then empty.
   absl::Status FoldTail(int64_t seq);
@@ -207,10 +209,10 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   // Writes part `part`'s ids and keys as pending rows of commit `seq`, of at most
   // PendingRowBytes each, and tells the store when it holds the part.
   absl::Status WritePendingRows(size_t part, absl::Span<const int64_t> ids,
-                                absl::Span<const std::string_view> keys, int64_t seq);
+                                absl::Span<const absl::string_view> keys, int64_t seq);
   // Writes one <t>_pending row of part `part`: ids and keys, by commit `seq`.
   absl::Status WritePendingRow(size_t part, absl::Span<const int64_t> ids,
-                               absl::Span<const std::string_view> keys, int64_t seq);
+                               absl::Span<const absl::string_view> keys, int64_t seq);
   // Folds part `part`'s newest pending rows into one when the store says so (RowsToFold).
   absl::Status FoldPendingRows(size_t part, int64_t seq);
   absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) override;

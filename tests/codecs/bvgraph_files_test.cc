@@ -11,11 +11,11 @@
 #include <fstream>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/bvgraph_files.h"
 #include "gtest/gtest.h"
 #include "tests/codecs/adjacency_test_support.h"
@@ -168,7 +168,7 @@ TEST(BvGraphFiles, ReadsCompressionFlags) {
             "bvgraph: unsupported compression flag 'RESIDUALS_NIBBLE'");
 }
 
-std::string ReadError(std::string_view properties, const std::vector<uint8_t>& graph,
+std::string ReadError(absl::string_view properties, const std::vector<uint8_t>& graph,
                       std::optional<std::vector<uint8_t>> offsets = std::nullopt) {
   absl::StatusOr<AdjacencyLists> read =
       ReadBvGraph(properties, graph,

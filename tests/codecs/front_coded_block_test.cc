@@ -6,7 +6,6 @@
 #include <random>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"

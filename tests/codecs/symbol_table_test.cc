@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <random>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 
 namespace crawldb::codecs {
@@ -15,7 +16,7 @@ namespace {
 using Matches = std::vector<std::pair<size_t, size_t>>;
 using std::string_literals::operator""s;
 
-Matches AllMatches(const SymbolTable& table, std::string_view text, size_t pos) {
+Matches AllMatches(const SymbolTable& table, absl::string_view text, size_t pos) {
   Matches matches;
   table.ForEachMatch(text, pos,
                      [&](size_t index, size_t length) { matches.emplace_back(index, length); });
@@ -23,11 +24,11 @@ Matches AllMatches(const SymbolTable& table, std::string_view text, size_t pos) 
 }
 
 // What ForEachMatch must report, by brute force.
-Matches BruteForceMatches(const std::vector<std::string>& symbols, std::string_view text,
+Matches BruteForceMatches(const std::vector<std::string>& symbols, absl::string_view text,
                           size_t pos) {
   Matches matches;
   for (size_t i = 0; i < symbols.size(); ++i) {
-    if (text.substr(pos).starts_with(symbols[i])) matches.emplace_back(i, symbols[i].size());
+    if (absl::StartsWith(text.substr(pos), symbols[i])) matches.emplace_back(i, symbols[i].size());
   }
   std::sort(matches.begin(), matches.end(),
             [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -92,7 +93,7 @@ TEST(SymbolTable, LearnsFrequentSubstrings) {
   for (int i = 0; i < 500; ++i) {
     texts.push_back("www.example.com/articles/" + std::to_string(i * 7919 % 1000) + ".html");
   }
-  const std::vector<std::string_view> sample(texts.begin(), texts.end());
+  const std::vector<absl::string_view> sample(texts.begin(), texts.end());
   const SymbolTable table = SymbolTable::Learn(sample, 32);
   EXPECT_LE(table.size(), 32u);
   ASSERT_GT(table.size(), 0u);
@@ -113,11 +114,11 @@ TEST(SymbolTable, LearnIsDeterministicAndHandlesEmptyInput) {
   std::vector<std::string> texts;
   std::mt19937_64 rng(11);
   for (int i = 0; i < 300; ++i) texts.push_back("k" + std::to_string(rng() % 5000) + "/x/y");
-  const std::vector<std::string_view> sample(texts.begin(), texts.end());
+  const std::vector<absl::string_view> sample(texts.begin(), texts.end());
   EXPECT_EQ(SymbolTable::Learn(sample, 50).symbols(), SymbolTable::Learn(sample, 50).symbols());
   EXPECT_EQ(SymbolTable::Learn({}, 50).size(), 0u);
   EXPECT_EQ(SymbolTable::Learn(sample, 0).size(), 0u);
-  const std::vector<std::string_view> empty_strings = {"", "", "a"};
+  const std::vector<absl::string_view> empty_strings = {"", "", "a"};
   EXPECT_EQ(SymbolTable::Learn(empty_strings, 10).size(), 0u);
 }
 

@@ -7,9 +7,9 @@
 #include <map>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "tests/shared_data.h"
 
@@ -39,7 +39,7 @@ std::string MustRetrieve(const UrlAvlTree& tree, uint32_t id) {
   return url.ok() ? *url : std::string();
 }
 
-uint32_t MustAdd(UrlAvlTree& tree, std::string_view url, bool expect_new = true) {
+uint32_t MustAdd(UrlAvlTree& tree, absl::string_view url, bool expect_new = true) {
   absl::StatusOr<UrlAvlTree::AddResult> r = tree.Add(url);
   EXPECT_TRUE(r.ok()) << r.status();
   if (!r.ok()) return UrlAvlTree::kNoChild;

@@ -9,9 +9,9 @@
 #include <random>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_index.h"
 #include "codecs/url_block_model.h"
 #include "gtest/gtest.h"
@@ -45,7 +45,7 @@ std::vector<std::string> UrlishKeys(size_t count, uint64_t seed) {
   return {keys.begin(), keys.end()};
 }
 
-std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
+std::vector<absl::string_view> Views(const std::vector<std::string>& keys) {
   return {keys.begin(), keys.end()};
 }
 
@@ -63,8 +63,8 @@ const UrlBlockModel& TrainedModel() {
 
 // Decodes a whole block with a cursor, from an exact-size heap copy (so ASan sees over-reads).
 absl::StatusOr<std::vector<std::string>> DecodeAll(const UrlBlockModel& model,
-                                                   std::string_view head,
-                                                   std::optional<std::string_view> next_head,
+                                                   absl::string_view head,
+                                                   std::optional<absl::string_view> next_head,
                                                    const std::vector<uint8_t>& block) {
   const std::unique_ptr<uint8_t[]> copy = ExactCopy(block);
   absl::StatusOr<UrlBlockReader> reader =
@@ -96,8 +96,8 @@ std::string NextHead(const std::vector<std::string>& keys) {
 // reading it back.
 void ExpectRoundTrip(const UrlBlockModel& model, const std::vector<std::string>& keys) {
   const std::string next = NextHead(keys);
-  for (const std::optional<std::string_view> next_head :
-       {std::optional<std::string_view>(), std::optional<std::string_view>(next)}) {
+  for (const std::optional<absl::string_view> next_head :
+       {std::optional<absl::string_view>(), std::optional<absl::string_view>(next)}) {
     SCOPED_TRACE(next_head ? "with a next head" : "last block");
     absl::StatusOr<std::vector<uint8_t>> block = EncodeUrlBlock(model, Views(keys), next_head);
     ASSERT_TRUE(block.ok()) << block.status();
@@ -165,8 +165,8 @@ TEST(UrlBlockCodec, RoundTripsSmallBlocks) {
 }
 
 TEST(UrlBlockCodec, HeadOnlyBlockIsOneByte) {
-  for (const std::optional<std::string_view> next :
-       {std::optional<std::string_view>(), std::optional<std::string_view>("y")}) {
+  for (const std::optional<absl::string_view> next :
+       {std::optional<absl::string_view>(), std::optional<absl::string_view>("y")}) {
     absl::StatusOr<std::vector<uint8_t>> block = EncodeUrlBlock(TrainedModel(), {"x"}, next);
     ASSERT_TRUE(block.ok());
     EXPECT_EQ(*block, std::vector<uint8_t>{2});  // count 1, no backward part
@@ -329,8 +329,8 @@ TEST(UrlBlockCodec, CorruptBlocksFailCleanly) {
   const std::string next = NextHead(keys);
   std::mt19937_64 rng(13);
   std::string scratch;
-  for (const std::optional<std::string_view> next_head :
-       {std::optional<std::string_view>(), std::optional<std::string_view>(next)}) {
+  for (const std::optional<absl::string_view> next_head :
+       {std::optional<absl::string_view>(), std::optional<absl::string_view>(next)}) {
     SCOPED_TRACE(next_head ? "with a next head" : "last block");
     const std::vector<uint8_t> good = *EncodeUrlBlock(TrainedModel(), Views(keys), next_head);
     for (size_t size = 0; size < good.size(); ++size) {
@@ -439,7 +439,7 @@ TEST(UrlBlockCodecReddit, AllInBelowGzipAndEveryKeyFound) {
   ASSERT_EQ(urls.size(), 208526u);
   std::sort(urls.begin(), urls.end());
   urls.erase(std::unique(urls.begin(), urls.end()), urls.end());
-  const std::vector<std::string_view> keys = Views(urls);
+  const std::vector<absl::string_view> keys = Views(urls);
   constexpr size_t kBlockKeys = 32;
   UrlBlockModelOptions options;
   options.block_keys = kBlockKeys;
@@ -451,11 +451,12 @@ TEST(UrlBlockCodecReddit, AllInBelowGzipAndEveryKeyFound) {
   UrlBlockIndex index(model);
   std::vector<std::vector<uint8_t>> blocks;
   for (size_t start = 0; start < keys.size(); start += kBlockKeys) {
-    const absl::Span<const std::string_view> block_keys =
+    const absl::Span<const absl::string_view> block_keys =
         absl::MakeConstSpan(keys).subspan(start, std::min(kBlockKeys, keys.size() - start));
-    const std::optional<std::string_view> next_head =
-        start + kBlockKeys < keys.size() ? std::optional<std::string_view>(keys[start + kBlockKeys])
-                                         : std::nullopt;
+    const std::optional<absl::string_view> next_head =
+        start + kBlockKeys < keys.size()
+            ? std::optional<absl::string_view>(keys[start + kBlockKeys])
+            : std::nullopt;
     absl::StatusOr<std::vector<uint8_t>> block = EncodeUrlBlock(model, block_keys, next_head);
     ASSERT_TRUE(block.ok()) << block.status();
     blocks.push_back(*std::move(block));
@@ -475,7 +476,7 @@ TEST(UrlBlockCodecReddit, AllInBelowGzipAndEveryKeyFound) {
   // A reader over block b, its heads decoded into *head and *next_head.
   auto open = [&](size_t b, std::string* head, std::string* next_head) {
     EXPECT_TRUE(index.Head(b, head).ok());
-    std::optional<std::string_view> next;
+    std::optional<absl::string_view> next;
     if (b + 1 < index.size()) {
       EXPECT_TRUE(index.Head(b + 1, next_head).ok());
       next = *next_head;

@@ -5,9 +5,9 @@
 #include <random>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_codec.h"
 #include "codecs/url_block_model.h"
 #include "gtest/gtest.h"
@@ -28,7 +28,7 @@ std::vector<std::string> SortedKeys(size_t count, uint64_t seed) {
 const UrlBlockModel& Model() {
   static const UrlBlockModel* const model = [] {
     const std::vector<std::string> keys = SortedKeys(2000, 1);
-    const std::vector<std::string_view> views(keys.begin(), keys.end());
+    const std::vector<absl::string_view> views(keys.begin(), keys.end());
     return new UrlBlockModel(*UrlBlockModel::Train(views));
   }();
   return *model;

@@ -4,9 +4,10 @@
 #include <random>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 
 namespace crawldb::codecs {
@@ -32,12 +33,12 @@ std::vector<std::string> UrlishKeys(size_t count, uint64_t seed) {
   return {keys.begin(), keys.end()};
 }
 
-std::vector<std::string_view> Views(const std::vector<std::string>& keys) {
+std::vector<absl::string_view> Views(const std::vector<std::string>& keys) {
   return {keys.begin(), keys.end()};
 }
 
 // Bits to code key[from, end) and end-of-key as Tokenize cuts it.
-uint64_t CodedBits(const UrlBlockModel& model, std::string_view key, size_t from,
+uint64_t CodedBits(const UrlBlockModel& model, absl::string_view key, size_t from,
                    const std::vector<uint32_t>& tokens) {
   uint64_t bits = 0;
   size_t pos = from;
@@ -59,7 +60,7 @@ std::string Spell(const UrlBlockModel& model, const std::vector<uint32_t>& token
     if (token < 256) {
       text += static_cast<char>(token);
     } else {
-      text += model.symbols().symbol(token - UrlBlockModel::kFirstSymbolToken);
+      absl::StrAppend(&text, model.symbols().symbol(token - UrlBlockModel::kFirstSymbolToken));
     }
   }
   return text;
@@ -182,7 +183,7 @@ TEST(UrlBlockModel, DecodingTablesMatchTheCodes) {
       ASSERT_EQ(entry >> 17, t);
       const size_t bytes = t < 256 ? 1 : t == 256 ? 0 : model->symbols().symbol(t - 257).size();
       ASSERT_EQ((entry >> 6) & 31, bytes);
-      ASSERT_EQ(std::string_view(model->TokenBytes(t), bytes),
+      ASSERT_EQ(absl::string_view(model->TokenBytes(t), bytes),
                 t < 256    ? std::string(1, static_cast<char>(t))
                 : t == 256 ? std::string()
                            : std::string(model->symbols().symbol(t - 257)));

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/string_view.h"
 #include "codecs/adjacency_lists.h"
 #include "codecs/bvgraph_files.h"
 #include "tests/fuzz/fuzz_target.h"
@@ -75,7 +76,7 @@ std::vector<Seed> FuzzSeeds() {
 
 void TestOneInput(FuzzInput input) {
   const bool has_offsets = (input.Byte() & 1) != 0;
-  const std::string_view properties = TextOf(input.Piece());
+  const absl::string_view properties = TextOf(input.Piece());
   const absl::Span<const uint8_t> graph = input.Piece();
   std::optional<absl::Span<const uint8_t>> offsets;
   if (has_offsets) offsets = input.Rest();

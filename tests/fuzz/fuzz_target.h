@@ -17,10 +17,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/varint.h"
 
@@ -94,16 +94,16 @@ inline void AppendPiece(absl::Span<const uint8_t> piece, std::vector<uint8_t>* o
   codecs::AppendVarint(piece.size(), out);
   out->insert(out->end(), piece.begin(), piece.end());
 }
-inline void AppendPiece(std::string_view piece, std::vector<uint8_t>* out) {
+inline void AppendPiece(absl::string_view piece, std::vector<uint8_t>* out) {
   AppendPiece(absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(piece.data()), piece.size()),
               out);
 }
 
-inline absl::Span<const uint8_t> BytesOf(std::string_view text) {
+inline absl::Span<const uint8_t> BytesOf(absl::string_view text) {
   return absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(text.data()), text.size());
 }
-inline std::string_view TextOf(absl::Span<const uint8_t> bytes) {
-  return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+inline absl::string_view TextOf(absl::Span<const uint8_t> bytes) {
+  return absl::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
 }  // namespace crawldb::fuzz

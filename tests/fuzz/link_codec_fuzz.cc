@@ -19,6 +19,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/adjacency_codec.h"
 #include "codecs/adjacency_lists.h"
 #include "codecs/degree_partitions.h"
@@ -29,14 +30,14 @@
 namespace crawldb::fuzz {
 namespace {
 
-constexpr std::string_view kCodec = CRAWLDB_FUZZ_CODEC;
+constexpr absl::string_view kCodec = CRAWLDB_FUZZ_CODEC;
 // Nodes whose lists are checked at most (loading decoded them all already).
 constexpr uint32_t kMaxCheckedNodes = 1 << 16;
 
 std::vector<uint8_t> Envelope() {
   std::string envelope = {static_cast<char>(codecs::kAdjacencyFormatVersion),
                           static_cast<char>(kCodec.size())};
-  envelope.append(kCodec);
+  envelope.append(kCodec.data(), kCodec.size());
   return {envelope.begin(), envelope.end()};
 }
 

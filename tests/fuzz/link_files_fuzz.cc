@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/links/link_files.h"
 #include "tests/fuzz/fuzz_target.h"
 #include "tests/fuzz/seed_urls.h"
@@ -20,7 +21,7 @@ namespace crawldb::fuzz {
 namespace {
 
 // Lines std::getline reads from `contents`.
-uint64_t LineCount(std::string_view contents) {
+uint64_t LineCount(absl::string_view contents) {
   uint64_t lines = static_cast<uint64_t>(std::count(contents.begin(), contents.end(), '\n'));
   return lines + (!contents.empty() && contents.back() != '\n' ? 1 : 0);
 }
@@ -33,7 +34,7 @@ void CheckRefusal(const absl::Status& status, uint64_t lines) {
   FUZZ_CHECK(absl::SimpleAtoi(number, &line) && line >= 1 && line <= lines);
 }
 
-void CheckArcs(std::string_view contents) {
+void CheckArcs(absl::string_view contents) {
   std::istringstream in{std::string(contents)};
   absl::StatusOr<links::ArcsFile> file = links::ReadArcs(in, "fuzz");
   if (!file.ok()) {
@@ -51,7 +52,7 @@ void CheckArcs(std::string_view contents) {
   }
 }
 
-void CheckLinks(std::string_view contents) {
+void CheckLinks(absl::string_view contents) {
   std::istringstream in{std::string(contents)};
   absl::StatusOr<links::LinksFile> file = links::ReadLinks(in, "fuzz");
   if (!file.ok()) {
@@ -77,7 +78,7 @@ void CheckLinks(std::string_view contents) {
   }
 }
 
-Seed MakeSeed(std::string name, uint8_t kind, std::string_view contents) {
+Seed MakeSeed(std::string name, uint8_t kind, absl::string_view contents) {
   std::vector<uint8_t> bytes = {kind};
   bytes.insert(bytes.end(), contents.begin(), contents.end());
   return {std::move(name), std::move(bytes)};
@@ -105,7 +106,7 @@ std::vector<Seed> FuzzSeeds() {
 
 void TestOneInput(FuzzInput input) {
   const bool links = (input.Byte() & 1) != 0;
-  const std::string_view contents = TextOf(input.Rest());
+  const absl::string_view contents = TextOf(input.Rest());
   if (links) {
     CheckLinks(contents);
   } else {

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/adjacency_codec.h"
 #include "extension/links/link_graph_format.h"
 #include "extension/links/link_store.h"
@@ -33,9 +34,9 @@ std::vector<Seed> FuzzSeeds() {
   const codecs::AdjacencyLists in = out->Transpose();
   for (absl::string_view codec : {"link1", "link2", "link3", "link3+huff", "bv"}) {
     absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> out_graph =
-        codecs::EncodeAdjacency(std::string_view(codec.data(), codec.size()), out->view());
+        codecs::EncodeAdjacency(absl::string_view(codec.data(), codec.size()), out->view());
     absl::StatusOr<std::unique_ptr<codecs::EncodedGraph>> in_graph =
-        codecs::EncodeAdjacency(std::string_view(codec.data(), codec.size()), in.view());
+        codecs::EncodeAdjacency(absl::string_view(codec.data(), codec.size()), in.view());
     FUZZ_CHECK(out_graph.ok() && in_graph.ok());
     for (size_t part_bytes : {size_t{1} << 20, size_t{16}}) {
       std::vector<uint8_t> input;

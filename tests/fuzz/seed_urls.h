@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
 
@@ -57,8 +58,8 @@ inline std::vector<std::string> SeedKeys(size_t count) {
   return keys;
 }
 
-inline std::vector<std::string_view> Views(const std::vector<std::string>& texts) {
-  return std::vector<std::string_view>(texts.begin(), texts.end());
+inline std::vector<absl::string_view> Views(const std::vector<std::string>& texts) {
+  return std::vector<absl::string_view>(texts.begin(), texts.end());
 }
 
 }  // namespace crawldb::fuzz

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_codec.h"
 #include "codecs/url_block_model.h"
 #include "tests/fuzz/fuzz_target.h"
@@ -45,7 +46,7 @@ void CheckKey(absl::Span<const uint8_t> coded) {
 }
 
 // Reads every key of a block that validated, every way the reader offers.
-void CheckValidBlock(const UrlBlockReader& reader, std::optional<std::string_view> next_head,
+void CheckValidBlock(const UrlBlockReader& reader, std::optional<absl::string_view> next_head,
                      const std::vector<std::string>& keys) {
   FUZZ_CHECK(keys.size() == reader.size());
   for (size_t i = 1; i < keys.size(); ++i) FUZZ_CHECK(keys[i - 1] < keys[i]);
@@ -75,7 +76,7 @@ void CheckValidBlock(const UrlBlockReader& reader, std::optional<std::string_vie
     }
   }
   // The keys encode again, to a block that reads them back.
-  std::vector<std::string_view> views(keys.begin(), keys.end());
+  std::vector<absl::string_view> views(keys.begin(), keys.end());
   if (!backward) next_head.reset();
   absl::StatusOr<std::vector<uint8_t>> again = codecs::EncodeUrlBlock(Model(), views, next_head);
   FUZZ_CHECK(again.ok());
@@ -95,8 +96,8 @@ std::vector<Seed> FuzzSeeds() {
   size_t begin = 0;
   for (size_t count : {1, 2, 3, 8, 32}) {
     for (bool last : {false, true}) {
-      std::vector<std::string_view> block(keys.begin() + begin, keys.begin() + begin + count);
-      std::optional<std::string_view> next_head;
+      std::vector<absl::string_view> block(keys.begin() + begin, keys.begin() + begin + count);
+      std::optional<absl::string_view> next_head;
       if (!last) next_head = keys[begin + count];
       std::vector<uint8_t> input = {static_cast<uint8_t>(last ? 0 : 1)};
       AppendPiece(block[0], &input);
@@ -120,7 +121,7 @@ void TestOneInput(FuzzInput input) {
   const std::string head(TextOf(input.Piece()));
   const std::string next_head_text(TextOf(input.Piece()));
   CheckKey(input.Piece());
-  std::optional<std::string_view> next_head;
+  std::optional<absl::string_view> next_head;
   if (has_next_head) next_head = next_head_text;
   absl::StatusOr<UrlBlockReader> reader =
       UrlBlockReader::Open(Model(), head, next_head, input.Rest());

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_codec.h"
 #include "codecs/url_block_model.h"
 #include "tests/fuzz/fuzz_target.h"
@@ -56,7 +57,7 @@ void TestOneInput(FuzzInput input) {
     return;
   }
   FUZZ_CHECK(model->Serialize() == std::vector<uint8_t>(data.begin(), data.end()));
-  const std::vector<std::string_view> keys = Views(Keys());
+  const std::vector<absl::string_view> keys = Views(Keys());
   absl::StatusOr<std::vector<uint8_t>> block =
       codecs::EncodeUrlBlock(*model, absl::MakeConstSpan(keys).first(keys.size() - 1), keys.back());
   FUZZ_CHECK(block.ok());

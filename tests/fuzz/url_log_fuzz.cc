@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/urls/url_id_parts.h"
 #include "extension/urls/url_log_format.h"
 #include "extension/urls/url_part.h"
@@ -31,10 +32,10 @@ bool Refused(const absl::StatusOr<T>& decoded) {
 
 void CheckKeys(absl::Span<const uint8_t> blob) {
   std::string scratch;
-  absl::StatusOr<std::vector<std::string_view>> keys = urls::DecodeLogKeys(blob, &scratch);
+  absl::StatusOr<std::vector<absl::string_view>> keys = urls::DecodeLogKeys(blob, &scratch);
   if (Refused(keys)) return;
   std::string scratch_again;
-  absl::StatusOr<std::vector<std::string_view>> again =
+  absl::StatusOr<std::vector<absl::string_view>> again =
       urls::DecodeLogKeys(urls::EncodeLogKeys(*keys), &scratch_again);
   FUZZ_CHECK(again.ok() && *again == *keys);
 }
@@ -109,7 +110,7 @@ urls::LogAdds SeedAdds(int64_t count, std::vector<size_t> parts, int64_t folded)
 
 std::vector<Seed> FuzzSeeds() {
   const std::vector<std::string> keys = SeedKeys(200);
-  const std::vector<std::string_view> views = Views(keys);
+  const std::vector<absl::string_view> views = Views(keys);
   urls::LogAdds tail = SeedAdds(3, {5, 9}, 2);
   tail.part_sizes = {2, 1};
   tail.ids = {1, 3, 2};

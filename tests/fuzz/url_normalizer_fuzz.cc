@@ -8,12 +8,12 @@
 // (FromNormalizedText) and from its canonical key; a key that UrlFromCanonicalKey accepts is
 // the canonical key of the URL it gives, and UrlTextFromCanonicalKey agrees.
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_fast_path.h"
 #include "extension/identity/url_normalizer.h"
@@ -34,14 +34,14 @@ bool SameParts(const NormalizedUrl& a, const NormalizedUrl& b) {
 void CheckRefusal(const absl::Status& status) {
   FUZZ_CHECK(absl::IsInvalidArgument(status));
   bool known = false;
-  for (std::string_view reason : identity::kRefusalReasons) {
+  for (absl::string_view reason : identity::kRefusalReasons) {
     known = known ||
             absl::StartsWith(status.message(), absl::string_view(reason.data(), reason.size()));
   }
   FUZZ_CHECK(known);
 }
 
-void CheckNormalize(std::string_view raw) {
+void CheckNormalize(absl::string_view raw) {
   absl::StatusOr<NormalizedUrl> url = identity::NormalizeUrl(raw);
   absl::StatusOr<NormalizedUrl> slow = identity::NormalizeUrl(raw, {.fast_path = false});
   FUZZ_CHECK(url.ok() == slow.ok());
@@ -69,7 +69,7 @@ void CheckNormalize(std::string_view raw) {
   FUZZ_CHECK(from_key.ok() && SameParts(*from_key, *url));
 }
 
-void CheckKey(std::string_view key) {
+void CheckKey(absl::string_view key) {
   absl::StatusOr<NormalizedUrl> url = identity::UrlFromCanonicalKey(key);
   std::string text = "stale";
   absl::Status text_status = identity::UrlTextFromCanonicalKey(key, &text);
@@ -87,7 +87,7 @@ void CheckKey(std::string_view key) {
 std::vector<Seed> FuzzSeeds() {
   std::vector<Seed> seeds;
   std::vector<std::string> inputs = SeedRawUrls(72);
-  for (std::string_view extra :
+  for (absl::string_view extra :
        {"  HTTP://User:Pw@Example.COM:0080/a/../b/%7e%41%2f?#x", "https://[::FFFF:1.2.3.4]:443/",
         "http://bank.com@evil.net/", "http://1.2.3.4./x?", "https://xn--zz.com./%zz%",
         "ftp://example.com/", "http:example.com", "http://a.com:99999/", "http://exa mple.com/",
@@ -104,7 +104,7 @@ std::vector<Seed> FuzzSeeds() {
 
 void TestOneInput(FuzzInput input) {
   const absl::Span<const uint8_t> data = input.Rest();
-  const std::string_view text = TextOf(data);
+  const absl::string_view text = TextOf(data);
   CheckNormalize(text);
   CheckKey(text);
 }

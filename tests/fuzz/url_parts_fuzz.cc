@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_model.h"
 #include "extension/urls/url_base.h"
 #include "extension/urls/url_part.h"
@@ -112,7 +113,7 @@ void CheckBase(absl::Span<const absl::Span<const uint8_t>> parts) {
   std::optional<std::vector<std::string>> keys = DecodeAll(*base);
   CheckOpened(parts, &*base, keys ? &*keys : nullptr);
   if (!keys.has_value()) return;
-  CheckLookups(*base, *keys, [](std::string_view) { return true; });
+  CheckLookups(*base, *keys, [](absl::string_view) { return true; });
   const std::vector<std::vector<uint8_t>> stored = base->Parts();
   std::vector<absl::Span<const uint8_t>> views(stored.begin(), stored.end());
   absl::StatusOr<UrlBase> again = UrlBase::Load(views);
@@ -129,7 +130,7 @@ void CheckPart(absl::Span<const uint8_t> data) {
   }
   std::optional<std::vector<std::string>> keys = DecodeAll(part->keys());
   if (!keys.has_value()) return;
-  CheckLookups(part->keys(), *keys, [&](std::string_view key) { return part->MayHold(key); });
+  CheckLookups(part->keys(), *keys, [&](absl::string_view key) { return part->MayHold(key); });
   absl::StatusOr<UrlPart> again = UrlPart::Load(part->Serialize(), Model());
   FUZZ_CHECK(again.ok() && again->size() == part->size() &&
              again->through_id() == part->through_id());

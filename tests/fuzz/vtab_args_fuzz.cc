@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "extension/common/vtab_args.h"
 #include "tests/fuzz/fuzz_target.h"
 
@@ -39,7 +40,7 @@ absl::StatusOr<VtabOptions> Parse(const std::vector<std::string>& arguments) {
                             kOptions);
 }
 
-std::string Quoted(std::string_view value) {
+std::string Quoted(absl::string_view value) {
   return absl::StrCat(
       "'", absl::StrReplaceAll(absl::string_view(value.data(), value.size()), {{"'", "''"}}), "'");
 }
@@ -48,7 +49,7 @@ std::string Quoted(std::string_view value) {
 
 std::vector<Seed> FuzzSeeds() {
   std::vector<Seed> seeds;
-  for (std::string_view text :
+  for (absl::string_view text :
        {"", "my_urls", "my_urls\nlease=60\ndelay=0.25\ncodec=link1\nverbose=YES",
         "'it''s'\nlabel = \"a \"\"b\"\" c\"", "lease=0", "codec=link9", "leese=5",
         "lease=1\nlease=2", "x\ny", "lease=5\nurls", "delay=1e400", "verbose=maybe", "''",

@@ -16,10 +16,10 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "extension/identity/url_normalizer.h"
 #include "gtest/gtest.h"
 #include "tests/shared_data.h"
@@ -32,7 +32,7 @@ using namespace std::literals;
 constexpr NormalizeOptions kSlow{.fast_path = false};
 
 // `input` with control bytes and bytes >= 0x80 as \xHH, for failure messages.
-std::string Printable(std::string_view input) {
+std::string Printable(absl::string_view input) {
   std::string shown;
   for (char c : input) {
     const auto byte = static_cast<unsigned char>(c);
@@ -54,10 +54,10 @@ std::string Describe(const absl::StatusOr<NormalizedUrl>& url) {
            "): " + std::string(url.status().message());
   }
   const std::string& text = url->text();
-  const auto offset = [&text](std::string_view part) {
+  const auto offset = [&text](absl::string_view part) {
     return std::to_string(part.data() - text.data());
   };
-  const std::string_view query = url->query();
+  const absl::string_view query = url->query();
   return text + " | https=" + std::to_string(url->https()) +
          " scheme=" + std::string(url->scheme()) + " host@" + offset(url->host()) + "+" +
          std::to_string(url->host().size()) +
@@ -69,7 +69,7 @@ std::string Describe(const absl::StatusOr<NormalizedUrl>& url) {
 }
 
 // True when the fast path takes `input` (and then checks it gives what NormalizeUrl gives).
-bool TakesFastPath(std::string_view input, size_t max_length = NormalizeOptions{}.max_length) {
+bool TakesFastPath(absl::string_view input, size_t max_length = NormalizeOptions{}.max_length) {
   std::string text;
   FastUrlParts parts;
   return NormalizeUrlFast(input, max_length, &text, &parts);
@@ -78,11 +78,11 @@ bool TakesFastPath(std::string_view input, size_t max_length = NormalizeOptions{
 // Expects the default NormalizeUrl (fast path first) to agree with the full path. Returns whether
 // the fast path took the input. The input is read from a heap block of exactly its size, so that
 // the sanitizers see any read past its end.
-bool ExpectSameAsFullPath(std::string_view text,
+bool ExpectSameAsFullPath(absl::string_view text,
                           size_t max_length = NormalizeOptions{}.max_length) {
   const std::unique_ptr<char[]> exact(new char[text.size()]);
   std::copy(text.begin(), text.end(), exact.get());
-  const std::string_view input(exact.get(), text.size());
+  const absl::string_view input(exact.get(), text.size());
   NormalizeOptions fast;
   fast.max_length = max_length;
   NormalizeOptions slow = kSlow;
@@ -388,7 +388,7 @@ TEST(NormalizeUrlFast, AgreesWithTheFullPathOnTrickyVariants) {
   const Pieces tails = {{""}, {"#", "#frag", "#a b", "#\xC3\xA9", " ", "\t\n", "\0"s, "#\0"s}};
 
   size_t inputs = 0, fast = 0;
-  const auto check = [&inputs, &fast](std::string_view input, size_t max_length = 8192) {
+  const auto check = [&inputs, &fast](absl::string_view input, size_t max_length = 8192) {
     fast += ExpectSameAsFullPath(input, max_length);
     ++inputs;
   };
@@ -414,7 +414,8 @@ TEST(NormalizeUrlFast, AgreesWithTheFullPathOnTrickyVariants) {
   // Random splices, with case flips, inserted and deleted bytes, and every max_length around the
   // input's and the output's length.
   std::mt19937_64 random(20240917);
-  const std::string_view bytes = "/?#%.:@[]\\ \t\0aAzZ09-_~eE2"sv;
+  constexpr char kBytes[] = "/?#%.:@[]\\ \t\0aAzZ09-_~eE2";
+  const absl::string_view bytes(kBytes, sizeof(kBytes) - 1);
   for (int round = 0; round < 100000 && !HasFailure(); ++round) {
     std::string input = schemes.Pick(random) + hosts.Pick(random) + ports.Pick(random) +
                         paths.Pick(random) + paths.Pick(random) + queries.Pick(random) +

@@ -12,10 +12,10 @@
 #include <map>
 #include <random>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "tests/shared_data.h"
 
@@ -27,7 +27,7 @@ using namespace std::string_literals;
 // Where the parts of a result are (offsets into its text), or its refusal.
 std::string PartsOf(const absl::StatusOr<NormalizedUrl>& url) {
   if (!url.ok()) return url.status().ToString();
-  const auto at = [&url](std::string_view part) {
+  const auto at = [&url](absl::string_view part) {
     return std::to_string(part.data() - url->text().data()) + "+" + std::to_string(part.size());
   };
   return url->text() + " https=" + std::to_string(url->https()) + " host=" + at(url->host()) +
@@ -39,7 +39,7 @@ std::string PartsOf(const absl::StatusOr<NormalizedUrl>& url) {
 // What NormalizeUrl makes of `input`: the normalised text, or "refused: <message>". Checks on
 // the way that the fast path (url_fast_path.h) changes nothing: the full path gives the same text,
 // parts and refusal.
-std::string Outcome(std::string_view input, const NormalizeOptions& options = {}) {
+std::string Outcome(absl::string_view input, const NormalizeOptions& options = {}) {
   absl::StatusOr<NormalizedUrl> url = NormalizeUrl(input, options);
   NormalizeOptions full_path = options;
   full_path.fast_path = false;
@@ -457,7 +457,7 @@ TEST(RegistrableDomain, FollowsThePublicSuffixList) {
   }
   // A view into the argument.
   const std::string host = "news.bbc.co.uk";
-  const std::string_view domain = RegistrableDomain(host);
+  const absl::string_view domain = RegistrableDomain(host);
   EXPECT_EQ(domain.data(), host.data() + 5);
   // Long names take the heap path.
   const std::string long_host = std::string(300, 'a') + ".example.com";
@@ -481,7 +481,7 @@ TEST(UrlFingerprint, IsXxh3SixtyFourWithSeedZero) {
 // ----------------------------------------------------------------------------------------------
 // Canonical key.
 
-std::string KeyOf(std::string_view raw) {
+std::string KeyOf(absl::string_view raw) {
   absl::StatusOr<NormalizedUrl> url = NormalizeUrl(raw);
   EXPECT_TRUE(url.ok()) << raw << ": " << url.status();
   return url.ok() ? CanonicalKey(*url) : "";
@@ -591,20 +591,20 @@ struct CorpusReport {
 };
 
 // The reason a refusal message starts with, or "" when it is none of kRefusalReasons.
-std::string ReasonOf(std::string_view message) {
-  for (std::string_view reason : kRefusalReasons) {
+std::string ReasonOf(absl::string_view message) {
+  for (absl::string_view reason : kRefusalReasons) {
     if (message.substr(0, reason.size()) == reason) return std::string(reason);
   }
   return "";
 }
 
-bool IsPrintableAscii(std::string_view text) {
+bool IsPrintableAscii(absl::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c > 0x20 && c < 0x7F; });
 }
 
 // Every invariant of an accepted URL: idempotence, ASCII, parts consistent with UrlHost and
 // FromNormalizedText, canonical key size and exact round trip.
-void CheckAccepted(std::string_view input, const NormalizedUrl& url) {
+void CheckAccepted(absl::string_view input, const NormalizedUrl& url) {
   SCOPED_TRACE(std::string(input));
   const std::string& text = url.text();
   ASSERT_TRUE(IsPrintableAscii(text)) << text;
@@ -679,7 +679,7 @@ TEST(UrlIdentityCorpus, RedditUrls) {
   for (size_t i = 0; i < keyed.size(); ++i) {
     const std::string& host = keyed[i].second;
     if (i == 0 || keyed[i - 1].second != host) ++host_runs[host];
-    const std::string_view domain = RegistrableDomain(host);
+    const absl::string_view domain = RegistrableDomain(host);
     if (i == 0 || RegistrableDomain(keyed[i - 1].second) != domain) {
       ++domain_runs[std::string(domain)];
     }
@@ -727,7 +727,7 @@ TEST(UrlIdentityCorpus, PhishstormUrls) {
 
 TEST(UrlIdentityFuzz, RandomBytesAndMutations) {
   std::mt19937_64 random(20240601);
-  const std::string_view alphabet =
+  const absl::string_view alphabet =
       "http://https:[]@%:/?#.-_~!$&'()*+,;=0123456789abcdefABCDEF \t\"<>\\^`{|}";
   const std::vector<std::string> seeds = {
       "http://www.example.com/a/b/../c?x=%41#f", "https://user@[2001:db8::1]:8443/%7e/./x",

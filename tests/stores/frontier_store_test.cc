@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "codecs/packed_bytes.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/identity/url_fingerprint.h"
@@ -35,7 +36,7 @@ TestUrlIds& Ids() {
   static TestUrlIds* ids = new TestUrlIds;
   return *ids;
 }
-int64_t IdOf(std::string_view text) {
+int64_t IdOf(absl::string_view text) {
   auto [it, added] = Ids().ids.try_emplace(std::string(text), Ids().texts.size() + 1);
   if (added) Ids().texts.emplace_back(text);
   return it->second;
@@ -89,7 +90,7 @@ std::vector<uint64_t> AllFingerprints(FrontierStore& store) {
 }
 
 // Adds `raw` (normalised here); returns its fingerprint, 0 when the URL is invalid.
-uint64_t AddUrl(FrontierStore& store, std::string_view raw, uint32_t depth = 1,
+uint64_t AddUrl(FrontierStore& store, absl::string_view raw, uint32_t depth = 1,
                 int32_t priority = 0,
                 FrontierStore::AddResult expected = FrontierStore::AddResult::kAdded) {
   absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw);
@@ -100,7 +101,7 @@ uint64_t AddUrl(FrontierStore& store, std::string_view raw, uint32_t depth = 1,
 }
 
 // Adds a real URL, which may be invalid or a duplicate of an earlier one.
-void AddReal(FrontierStore& store, std::string_view raw) {
+void AddReal(FrontierStore& store, absl::string_view raw) {
   absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(raw);
   if (url.ok()) {
     Ok(store.Add(identity::UrlFingerprint(url->text()), IdOf(url->text()), url->host(), 1, 0));

@@ -8,9 +8,9 @@
 #include <random>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "codecs/url_block_index.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
@@ -371,7 +371,7 @@ TEST(UrlBaseSampler, TakesWholeBlocksSpreadOverTheKeys) {
   ASSERT_LT(sampler.sample_bytes(), total / 8);
   // The sample is runs of kKeysPerBlock consecutive keys, each a block of the base, evenly
   // strided from block 0 to near the end.
-  const std::vector<std::string_view> sample = sampler.Sample();
+  const std::vector<absl::string_view> sample = sampler.Sample();
   ASSERT_EQ(sample.size() % kKeysPerBlock, 0u);
   std::vector<size_t> blocks;
   for (size_t i = 0; i < sample.size(); i += kKeysPerBlock) {
@@ -388,7 +388,7 @@ TEST(UrlBaseSampler, TakesWholeBlocksSpreadOverTheKeys) {
   // A tiny input is sampled whole, and no key trains the untrained model.
   UrlBaseSampler tiny;
   tiny.Add("com,a(");
-  EXPECT_EQ(tiny.Sample(), std::vector<std::string_view>{"com,a("});
+  EXPECT_EQ(tiny.Sample(), std::vector<absl::string_view>{"com,a("});
   EXPECT_TRUE(tiny.Train().ok());
   EXPECT_EQ(UrlBaseSampler().Train()->Serialize(), codecs::UrlBlockModel().Serialize());
 }

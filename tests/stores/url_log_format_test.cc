@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace crawldb::urls {
 namespace {
@@ -24,10 +25,10 @@ std::vector<std::string> Keys(size_t count) {
 TEST(UrlLogFormat, KeysRoundTripCompressed) {
   for (size_t count : {0, 1, 2, 5000}) {
     std::vector<std::string> keys = Keys(count);
-    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::vector<absl::string_view> views(keys.begin(), keys.end());
     std::vector<uint8_t> blob = EncodeLogKeys(views);
     std::string scratch;
-    absl::StatusOr<std::vector<std::string_view>> decoded = DecodeLogKeys(blob, &scratch);
+    absl::StatusOr<std::vector<absl::string_view>> decoded = DecodeLogKeys(blob, &scratch);
     ASSERT_TRUE(decoded.ok()) << decoded.status();
     EXPECT_EQ(*decoded, views) << count;
     if (count == 5000) {
@@ -144,7 +145,7 @@ TEST(UrlLogFormat, DamagedAddsAndIdGapsAreDataLoss) {
 
 TEST(UrlLogFormat, DamagedRowsAreDataLoss) {
   std::vector<std::string> keys = Keys(200);
-  std::vector<std::string_view> views(keys.begin(), keys.end());
+  std::vector<absl::string_view> views(keys.begin(), keys.end());
   const std::vector<uint8_t> blob = EncodeLogKeys(views);
   std::string scratch;
   for (size_t size = 0; size < blob.size(); ++size) {
@@ -157,7 +158,7 @@ TEST(UrlLogFormat, DamagedRowsAreDataLoss) {
   for (size_t bit = 0; bit < blob.size() * 8; ++bit) {
     std::vector<uint8_t> flipped = blob;
     flipped[bit / 8] ^= static_cast<uint8_t>(1 << (bit % 8));
-    absl::StatusOr<std::vector<std::string_view>> decoded = DecodeLogKeys(flipped, &scratch);
+    absl::StatusOr<std::vector<absl::string_view>> decoded = DecodeLogKeys(flipped, &scratch);
     if (decoded.ok()) {
       EXPECT_EQ(*decoded, views) << bit;
     } else {

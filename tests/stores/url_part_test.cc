@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "absl/strings/string_view.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
 #include "extension/urls/url_store.h"
@@ -42,7 +43,7 @@ TEST(UrlPart, EveryUrlOfAHostIsInOnePart) {
 TEST(UrlPart, StoredFormRoundTripsAndRefusesDamage) {
   std::vector<std::string> keys = RedditKeys(500);
   std::sort(keys.begin(), keys.end());
-  std::vector<std::string_view> views(keys.begin(), keys.end());
+  std::vector<absl::string_view> views(keys.begin(), keys.end());
   std::vector<int64_t> ids;
   for (size_t i = 0; i < keys.size(); ++i) ids.push_back(static_cast<int64_t>(1000 + 7 * i % 997));
   auto model = std::make_shared<const codecs::UrlBlockModel>();

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 
+#include "absl/strings/string_view.h"
+
 namespace crawldb::urls {
 namespace {
 
-std::optional<int64_t> FindOk(UrlStore& store, std::string_view key) {
+std::optional<int64_t> FindOk(UrlStore& store, absl::string_view key) {
   absl::StatusOr<std::optional<int64_t>> id = store.Find(key);
   EXPECT_TRUE(id.ok()) << id.status();
   return id.ok() ? *id : std::nullopt;
@@ -20,7 +22,7 @@ std::string KeyOk(UrlStore& store, int64_t id) {
   return key.ok() && key->has_value() ? **key : "<none>";
 }
 
-int64_t AddOk(UrlStore& store, std::string_view key) {
+int64_t AddOk(UrlStore& store, absl::string_view key) {
   absl::StatusOr<int64_t> id = store.Add(key);
   EXPECT_TRUE(id.ok()) << id.status();
   return id.ok() ? *id : -1;
@@ -107,7 +109,7 @@ TEST(UrlStore, PendingListsWhatATransactionChanged) {
   UrlStore::Pending pending = store.PendingSince(0);
   EXPECT_EQ(pending.first_added_id, 3);
   EXPECT_EQ(pending.added_count, 2);
-  std::vector<std::string_view> keys;
+  std::vector<absl::string_view> keys;
   std::vector<int64_t> ids;
   for (const UrlStore::PartAdds& part : pending.parts) {
     EXPECT_EQ(part.ids.size(), part.keys.size());
@@ -119,7 +121,7 @@ TEST(UrlStore, PendingListsWhatATransactionChanged) {
   }
   std::sort(keys.begin(), keys.end());
   std::sort(ids.begin(), ids.end());
-  EXPECT_EQ(keys, (std::vector<std::string_view>{"com,c(", "com,d("}));
+  EXPECT_EQ(keys, (std::vector<absl::string_view>{"com,c(", "com,d("}));
   EXPECT_EQ(ids, (std::vector<int64_t>{3, 4}));
   EXPECT_EQ(pending.deleted_ids, (std::vector<int64_t>{1}));
   EXPECT_EQ(store.PendingSince(store.UndoMark()).added_count, 0);
