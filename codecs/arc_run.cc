@@ -1,6 +1,7 @@
 #include "codecs/arc_run.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "codecs/varint.h"
 
@@ -28,7 +29,7 @@ uint64_t ReadKey(const uint8_t** p, const uint8_t* end, uint64_t previous) {
 void ArcRun::Builder::Append(uint64_t key) {
   if (size_ % kBlockKeys == 0) {
     heads_.push_back(key);
-    offsets_.push_back(static_cast<uint32_t>(bytes_.size()));
+    offsets_.push_back(bytes_.size());
   } else {
     const uint32_t major_gap = ArcMajor(key) - ArcMajor(previous_);
     AppendVarint(major_gap, &bytes_);
@@ -52,6 +53,21 @@ ArcRun ArcRun::Builder::Finish() && {
   run.bytes_.shrink_to_fit();
   run.size_ = size_;
   return run;
+}
+
+ArcRun& ArcRun::operator=(ArcRun&& other) noexcept {
+  if (this == &other) return *this;
+  heads_ = std::move(other.heads_);
+  offsets_ = std::move(other.offsets_);
+  bytes_ = std::move(other.bytes_);
+  size_ = std::exchange(other.size_, 0);
+  cached_block_ = SIZE_MAX;
+  cached_keys_ = std::move(other.cached_keys_);
+  other.heads_.clear();
+  other.offsets_.clear();
+  other.bytes_.clear();
+  other.cached_block_ = SIZE_MAX;
+  return *this;
 }
 
 size_t ArcRun::BlockSize(size_t block) const {
@@ -86,7 +102,8 @@ bool ArcRun::Contains(uint64_t key) const {
   return std::binary_search(keys.begin(), keys.end(), key);
 }
 
-void ArcRun::AppendMinors(uint32_t major, std::vector<uint32_t>* minors) const {
+template <typename Visit>
+void ArcRun::VisitMinors(uint32_t major, Visit visit) const {
   const uint64_t first = ArcKey(major, 0);
   const uint64_t last = ArcKey(major, UINT32_MAX);
   if (size_ == 0 || last < heads_[0]) return;
@@ -94,13 +111,23 @@ void ArcRun::AppendMinors(uint32_t major, std::vector<uint32_t>* minors) const {
     const std::vector<uint64_t>& keys = Decoded(block);
     for (auto at = std::lower_bound(keys.begin(), keys.end(), first);
          at != keys.end() && *at <= last; ++at) {
-      minors->push_back(ArcMinor(*at));
+      visit(ArcMinor(*at));
     }
   }
 }
 
+void ArcRun::AppendMinors(uint32_t major, std::vector<uint32_t>* minors) const {
+  VisitMinors(major, [&](uint32_t minor) { minors->push_back(minor); });
+}
+
+size_t ArcRun::CountMinors(uint32_t major) const {
+  size_t count = 0;
+  VisitMinors(major, [&](uint32_t) { ++count; });
+  return count;
+}
+
 size_t ArcRun::MemoryBytes() const {
-  return heads_.capacity() * sizeof(uint64_t) + offsets_.capacity() * sizeof(uint32_t) +
+  return heads_.capacity() * sizeof(uint64_t) + offsets_.capacity() * sizeof(uint64_t) +
          bytes_.capacity() + cached_keys_.capacity() * sizeof(uint64_t);
 }
 

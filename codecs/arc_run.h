@@ -5,24 +5,30 @@
 // map of vectors takes 30.
 //
 // Format. The keys are cut into blocks of kBlockKeys (the last shorter). Each block's first key
-// is held plainly in heads(); the others are coded after the key before them:
+// is held plainly in heads_; the others are coded after the key before them:
 //   key     := major_gap:varint minor
 //   minor   := (major_gap = 0) varint(minor − previous minor − 1)
 //              (major_gap > 0) signed varint(minor − previous minor), zig-zag
 // (codecs/varint.h). Within a list the gaps are small; from one list to the next, crawl order
 // makes neighbouring lists' ends close (a parent links a run of new URLs, consecutive new URLs
 // share a parent), so the signed difference is short too. Block b's coded keys are
-// bytes()[offsets()[b], offsets()[b + 1]) (the last ends at bytes().size()).
+// bytes_[offsets_[b], offsets_[b + 1]) (the last ends at bytes_.size()). The gap coding of
+// sorted successor lists is WebGraph's (docs/references.md, Boldi and Vigna 2004), without its
+// references and intervals: a run is written once and merged, never searched for copies.
+//
+// Range: any strictly increasing uint64_t keys; a coded key takes 2 to 10 bytes (a major gap
+// and a minor of up to 5 varint bytes each).
 //
 // Caller's obligations: the builder takes keys in strictly increasing order. A run is built in
 // this process and trusted: nothing here reads untrusted bytes.
 //
-// Cost: the coded keys plus 12 bytes per block of 64 keys (0.19 bytes per key) and one decoded
+// Cost: the coded keys plus 16 bytes per block of 64 keys (0.25 bytes per key) and one decoded
 // block (512 bytes) cached for look-ups in key order.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace crawldb::codecs {
@@ -42,11 +48,11 @@ class ArcRun {
     ArcRun Finish() &&;
 
    private:
-    std::vector<uint64_t> heads_;
-    std::vector<uint32_t> offsets_;
-    std::vector<uint8_t> bytes_;
-    uint64_t previous_ = 0;
-    size_t size_ = 0;
+    std::vector<uint64_t> heads_;    // each block's first key
+    std::vector<uint64_t> offsets_;  // each block's start in bytes_, in bytes
+    std::vector<uint8_t> bytes_;     // the coded keys after each block's first
+    uint64_t previous_ = 0;          // the key appended last
+    size_t size_ = 0;                // keys appended
   };
 
   // Reads every key in increasing order.
@@ -64,13 +70,16 @@ class ArcRun {
   };
 
   ArcRun() = default;
-  ArcRun(ArcRun&&) = default;
-  ArcRun& operator=(ArcRun&&) = default;
+  // A run moved from is empty.
+  ArcRun(ArcRun&& other) noexcept { *this = std::move(other); }
+  ArcRun& operator=(ArcRun&& other) noexcept;
 
   size_t size() const { return size_; }
   bool Contains(uint64_t key) const;
   // Appends the minors of the keys whose major is `major`, in increasing order, to *minors.
   void AppendMinors(uint32_t major, std::vector<uint32_t>* minors) const;
+  // How many keys have major `major`.
+  size_t CountMinors(uint32_t major) const;
   // Heap bytes held (the cached block included).
   size_t MemoryBytes() const;
 
@@ -80,11 +89,14 @@ class ArcRun {
   // The keys of `block`, decoded into the cache.
   const std::vector<uint64_t>& Decoded(size_t block) const;
   size_t BlockSize(size_t block) const;
+  // Calls visit(minor) for each key of major `major`, in increasing order.
+  template <typename Visit>
+  void VisitMinors(uint32_t major, Visit visit) const;
 
-  std::vector<uint64_t> heads_;
-  std::vector<uint32_t> offsets_;
-  std::vector<uint8_t> bytes_;
-  size_t size_ = 0;
+  std::vector<uint64_t> heads_;    // each block's first key
+  std::vector<uint64_t> offsets_;  // each block's start in bytes_, in bytes
+  std::vector<uint8_t> bytes_;     // the coded keys after each block's first
+  size_t size_ = 0;                // keys
   // Look-ups in key order (a scan, a merge of lists node by node) decode each block once.
   mutable size_t cached_block_ = SIZE_MAX;
   mutable std::vector<uint64_t> cached_keys_;

@@ -32,6 +32,17 @@ ShadowBackedTable::ShadowBackedTable(sqlite3* db, Connection* connection,
   if (connection_ != nullptr) connection_->Register(this);
 }
 
+void ShadowBackedTable::InitCacheBound(std::optional<size_t> cache_mb) {
+  own_cache_mb_ = cache_mb.has_value();
+  const size_t mb = cache_mb.value_or(connection_ != nullptr ? connection_->cache_mb()
+                                                             : Connection::kDefaultCacheMb);
+  SetCacheBytes(uint64_t{mb} << 20);
+}
+
+void ShadowBackedTable::ConnectionCacheChanged(size_t cache_mb) {
+  if (!own_cache_mb_) SetCacheBytes(uint64_t{cache_mb} << 20);
+}
+
 ShadowBackedTable::~ShadowBackedTable() {
   if (connection_ != nullptr) connection_->Unregister(this);
 }

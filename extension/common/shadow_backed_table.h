@@ -8,13 +8,16 @@
 // - the corruption policy: stored bytes that fail validation (DataLoss) become
 //   SQLITE_CORRUPT_VTAB naming the table; a format version this build cannot read
 //   (FailedPrecondition) a user error that says which build to use;
-// - reading a blob table stored as numbered parts 0, 1, 2, … (ReadParts).
+// - reading a blob table stored as numbered parts 0, 1, 2, … (ReadParts);
+// - the bound on what the table caches: its cache_mb option, or else the connection's bound,
+//   followed as crawldb_cache_mb() changes it (InitCacheBound, SetCacheBytes).
 // Transactions and catching up with other connections are LoggedTable's; the trampolines
 // (trampoline.h) find xDestroy and xRename here.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +47,8 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   // Catches up (a failure is the one problem), then CheckStore; each problem is prefixed with
   // the table's name.
   absl::Status Check(std::vector<std::string>* problems) final;
+  // Passes the connection's new bound on (SetCacheBytes) unless the cache_mb option set one.
+  void ConnectionCacheChanged(size_t cache_mb) final;
 
  protected:
   // `shadow` must outlive the table (a static set beside the module); `module` is the module's
@@ -56,6 +61,11 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   virtual std::vector<std::string> StatementSql() const = 0;
   // Checks every invariant of the caught-up store; appends one line per problem to *found.
   virtual absl::Status CheckStore(std::vector<std::string>* found) = 0;
+  // The table's store takes `bytes` as its new cache bound.
+  virtual void SetCacheBytes(uint64_t bytes) = 0;
+  // Sets the first bound (SetCacheBytes): the cache_mb option in MiB when given, else the
+  // connection's bound. Called by the table's constructor once its store exists.
+  void InitCacheBound(std::optional<size_t> cache_mb);
   // Statement `slot`, prepared on first use, lent until the ScopedStatement goes.
   absl::StatusOr<ScopedStatement> Use(size_t slot);
 
@@ -85,6 +95,8 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   std::string name_;
   std::unique_ptr<StatementCache> statements_;  // made at the first Use after a (re)name
   bool format_current_ = false;  // UpgradeFormat found this build's version committed
+  bool own_cache_mb_ =
+      false;  // the cache_mb option was given: the connection's bound does not apply
 };
 
 }  // namespace crawldb

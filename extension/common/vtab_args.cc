@@ -193,4 +193,12 @@ std::vector<std::pair<std::string, std::string>> VtabOptions::Canonical() const 
   return out;
 }
 
+OptionSpec CacheMbOption() {
+  return {.name = "cache_mb", .default_value = "256", .min = 0, .max = 1 << 20};
+}
+
+OptionSpec LogTailKbOption() {
+  return {.name = "log_tail_kb", .default_value = "1024", .min = 0, .max = 1 << 20};
+}
+
 }  // namespace crawldb

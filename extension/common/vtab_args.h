@@ -49,6 +49,13 @@ struct OptionSpec {
   std::vector<absl::string_view> choices = {};  // kText: the accepted values (any if empty)
 };
 
+// Options several tables take; each table's header says what they bound there.
+// cache_mb=N: MiB of parts one connection holds (default 256; 0 keeps only what a call is
+// reading, so parts are dropped and read again all the time: tests).
+OptionSpec CacheMbOption();
+// log_tail_kb=N: KiB of log rows after which a commit folds the log tail (default 1024).
+OptionSpec LogTailKbOption();
+
 class VtabOptions {
  public:
   // Validates `args.arguments` against the specs; messages are prefixed with args.module.

@@ -175,8 +175,7 @@ absl::Status Refuse(sqlite3_context* context, FunctionState* state, std::string 
 absl::Status AddAndLink(sqlite3_context* context, FunctionState* state, FrontierTable* frontier,
                         FrontierTable::AddRequest* request) {
   LastInsertRowidGuard keep_last_rowid(state->connection->db());
-  if (frontier->in_write_transaction() &&
-      (request->parent == nullptr || request->link_in_outlinks)) {
+  if (frontier->in_write_transaction()) {
     CRAWLDB_RETURN_IF_ERROR(frontier->AddInTransaction(*request));
   } else {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement add, state->nested->Use(kAdd));

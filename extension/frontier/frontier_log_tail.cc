@@ -12,8 +12,7 @@ void LogTail::Add(absl::Span<const UrlChange> urls, absl::Span<const PartRange> 
     ranges_[range.part].push_back({range.part, base + range.begin, base + range.end});
   }
   for (const HostChange& host : hosts) hosts_.insert(host.id);
-  ++rows_;
-  row_bytes_ += row_bytes;
+  CountRow(row_bytes);
 }
 
 void LogTail::AppendPart(uint32_t part, std::vector<UrlChange>* out) const {
@@ -34,7 +33,7 @@ std::vector<uint32_t> LogTail::Parts() const {
 
 void LogTail::Fold(int64_t seq) {
   *this = LogTail();
-  folded_ = seq;
+  FoldedAt(seq);
 }
 
 size_t LogTail::MemoryBytes() const {

@@ -13,6 +13,7 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/types/span.h"
+#include "extension/containers/log_tail_rows.h"
 #include "extension/frontier/frontier_changes.h"
 
 namespace crawldb::frontier {
@@ -24,14 +25,8 @@ struct PartRange {
   uint32_t end = 0;
 };
 
-class LogTail {
+class LogTail : public LogTailRows {
  public:
-  // The newest commit folded: the tail holds the commits after it.
-  int64_t folded() const { return folded_; }
-  size_t rows() const { return rows_; }
-  // Bytes of the log rows the tail holds.
-  size_t row_bytes() const { return row_bytes_; }
-  bool empty() const { return rows_ == 0; }
   // The hosts the tail's commits touched (a fold writes their rows).
   const absl::btree_set<uint32_t>& hosts() const { return hosts_; }
 
@@ -48,9 +43,6 @@ class LogTail {
   size_t MemoryBytes() const;
 
  private:
-  int64_t folded_ = 0;
-  size_t rows_ = 0;
-  size_t row_bytes_ = 0;
   std::vector<UrlChange> urls_;                                   // every commit's, in commit order
   absl::flat_hash_map<uint32_t, std::vector<PartRange>> ranges_;  // by part, into urls_
   absl::btree_set<uint32_t> hosts_;

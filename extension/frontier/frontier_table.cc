@@ -95,18 +95,8 @@ const OptionSpec kOptions[] = {
      .default_value = "60",
      .min = 0,
      .max = 86400},
-    // MiB of parts a connection holds (frontier_table.h); 0 keeps no part beyond the one in use.
-    {.name = "cache_mb",
-     .kind = OptionKind::kInteger,
-     .default_value = "256",
-     .min = 0,
-     .max = 1 << 20},
-    // KiB of log rows after which a commit folds the log tail (frontier_table.h).
-    {.name = "log_tail_kb",
-     .kind = OptionKind::kInteger,
-     .default_value = "1024",
-     .min = 0,
-     .max = 1 << 20},
+    CacheMbOption(),    // frontier_table.h
+    LogTailKbOption(),  // frontier_table.h
     // Where `now` comes from when a statement gives none (frontier_table.h).
     {.name = "clock",
      .kind = OptionKind::kText,
@@ -125,15 +115,8 @@ FrontierTable::FrontierTable(sqlite3* db, Connection* connection, const VtabArgs
       stored_format_(stored_format),
       urls_name_(std::move(urls_name)),
       lease_s_(lease_s),
-      store_(policy, this),
-      own_cache_mb_(cache_mb.has_value()) {
-  const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
-                                                            : Connection::kDefaultCacheMb);
-  store_.set_cache_bytes(mb << 20);
-}
-
-void FrontierTable::ConnectionCacheChanged(size_t cache_mb) {
-  if (!own_cache_mb_) store_.set_cache_bytes(cache_mb << 20);
+      store_(policy, this) {
+  InitCacheBound(cache_mb);
 }
 
 FrontierTable::~FrontierTable() = default;

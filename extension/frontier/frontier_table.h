@@ -198,7 +198,6 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // is rewritten (other connections reload).
   absl::Status RenumberIds(absl::string_view urls_table,
                            absl::Span<const int64_t> old_to_new) override;
-  void ConnectionCacheChanged(size_t cache_mb) override;
 
   FrontierStore& store() { return store_; }
   const std::string& urls_name() const { return urls_name_; }
@@ -253,9 +252,10 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   const AddOutcome& last_add() const { return last_add_; }
   // crawl_add's add without the nested statement, once this table takes part in the current
   // write transaction (in_write_transaction()): what the 'add' command row does, outcome in
-  // last_add(). A failure undoes what it changed in this table's store. Only for a request that
-  // records no row in <t>_links (a seed, or link_in_outlinks): such a row is a write of its own
-  // that only the nested statement's savepoint takes back.
+  // last_add(). A failure undoes what it changed in this table's store; a URL it inserted into
+  // `urls` or a row into <t>_links stays, as on the nested route (a one-row INSERT into a
+  // virtual table opens no statement savepoint) until the enclosing statement or transaction
+  // rolls back.
   absl::Status AddInTransaction(const AddRequest& request);
   struct LeaseRow {
     uint64_t fp;
@@ -288,6 +288,7 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
                 int stored_format);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
+  void SetCacheBytes(uint64_t bytes) override { store_.set_cache_bytes(bytes); }
   absl::Status TryCheckStore(std::vector<std::string>* found);
 
   absl::Status RunCommand(absl::string_view command, sqlite3_value** columns);
@@ -414,7 +415,6 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   std::vector<LeaseRow> last_lease_;
   int last_confirm_ = 0;
 
-  bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
   LogTail tail_;
   size_t tail_bound_bytes_ = 0;  // log_tail_kb
   // Reused by every row this connection writes: a part of a large frontier is hundreds of kB,

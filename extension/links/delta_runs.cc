@@ -57,11 +57,36 @@ void DeltaRuns::Add(codecs::ArcRun run) {
   } else {
     runs_.push_back(std::move(run));
   }
+  MergeTail();
+}
+
+void DeltaRuns::MergeTail() {
   while (runs_.size() >= 2 && runs_[runs_.size() - 2].size() <= 2 * runs_.back().size()) {
     codecs::ArcRun merged = MergeRuns(runs_[runs_.size() - 2], runs_.back());
     runs_.pop_back();
     runs_.back() = std::move(merged);
   }
+}
+
+void DeltaRuns::Remove(absl::FunctionRef<bool(uint64_t)> removed) {
+  std::vector<codecs::ArcRun> kept;
+  for (const codecs::ArcRun& run : runs_) {
+    codecs::ArcRun::Builder builder;
+    codecs::ArcRun::Reader read(run);
+    for (uint64_t key = 0; read.Next(&key);) {
+      if (!removed(key)) builder.Append(key);
+    }
+    codecs::ArcRun rewritten = std::move(builder).Finish();
+    if (rewritten.size() > 0) kept.push_back(std::move(rewritten));
+  }
+  runs_.clear();
+  size_ = 0;
+  for (codecs::ArcRun& run : kept) {
+    size_ += run.size();
+    runs_.push_back(std::move(run));
+    MergeTail();
+  }
+  if (filtered_) RebuildFilter();
 }
 
 bool DeltaRuns::Contains(uint64_t key) const {
@@ -74,6 +99,12 @@ bool DeltaRuns::Contains(uint64_t key) const {
 
 void DeltaRuns::AppendMinors(uint32_t major, std::vector<uint32_t>* minors) const {
   for (const codecs::ArcRun& run : runs_) run.AppendMinors(major, minors);
+}
+
+size_t DeltaRuns::CountMinors(uint32_t major) const {
+  size_t count = 0;
+  for (const codecs::ArcRun& run : runs_) count += run.CountMinors(major);
+  return count;
 }
 
 void DeltaRuns::ForEachKey(absl::FunctionRef<void(uint64_t)> visit) const {

@@ -6,7 +6,7 @@
 // buffers of B arcs, at most log2(size() / B) + 1 runs, and each arc is rewritten O(log) times
 // in all. The runs' key sets are disjoint (the store adds an arc to a run only when no run holds
 // it). A filtered DeltaRuns also keeps a blocked Bloom filter of its keys (4 bits in one 64-bit
-// word per key, sized for twice the keys at each rebuild: 1–2 bytes per key, at most about 2.5%
+// word per key, sized for twice the keys at each rebuild: 1–2 bytes per key, at most about 3%
 // false positives) so that Contains() for an absent key, the common case when a crawl adds
 // links, mostly touches one cache line instead of every run.
 //
@@ -35,8 +35,12 @@ class DeltaRuns {
   // Appends the minors of `major` in each run to *minors: sorted within each run's share, not
   // across runs.
   void AppendMinors(uint32_t major, std::vector<uint32_t>* minors) const;
+  // How many keys have major `major`.
+  size_t CountMinors(uint32_t major) const;
   // Calls visit(key) for every key, run by run (sorted within each run only).
   void ForEachKey(absl::FunctionRef<void(uint64_t)> visit) const;
+  // Rewrites the runs without the keys `removed` accepts (one pass over every key).
+  void Remove(absl::FunctionRef<bool(uint64_t)> removed);
 
   size_t size() const { return size_; }
   size_t run_count() const { return runs_.size(); }
@@ -48,6 +52,8 @@ class DeltaRuns {
   bool FilterMayContain(uint64_t key) const;
   // Sizes the filter for twice size() and inserts every key again.
   void RebuildFilter();
+  // Merges the last runs while the one before the last is not more than twice its size.
+  void MergeTail();
 
   bool filtered_;
   std::vector<codecs::ArcRun> runs_;  // larger first

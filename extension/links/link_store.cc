@@ -50,6 +50,7 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
   delta_limit_ = 0;
   delta_arcs_ = 0;
   buffer_arcs_ = 0;
+  run_tombstones_ = 0;
   arc_count_ = out_->arc_count();
   undo_.clear();
   ++version_;
@@ -103,8 +104,12 @@ void LinkStore::List(Direction direction, uint32_t node, std::vector<uint32_t>* 
 std::optional<uint32_t> LinkStore::Degree(Direction direction, uint32_t node) const {
   if (!tombstones_.empty()) return std::nullopt;
   const codecs::EncodedGraph& graph = base(direction);
-  return (node < graph.size() ? graph.Degree(node) : 0) +
-         static_cast<uint32_t>(Added(direction, node).size());
+  const DeltaLists& buffer = direction == Direction::kOut ? delta_out_ : delta_in_;
+  const std::vector<uint32_t>* buffered = buffer.Find(node);
+  const DeltaRuns& runs = direction == Direction::kOut ? runs_out_ : runs_in_;
+  return static_cast<uint32_t>((node < graph.size() ? graph.Degree(node) : 0) +
+                               (buffered == nullptr ? 0 : buffered->size()) +
+                               runs.CountMinors(node));
 }
 
 bool LinkStore::InBase(uint32_t src, uint32_t dst) const {
@@ -143,7 +148,10 @@ void LinkStore::DeltaErase(DeltaLists* lists, uint32_t node, uint32_t value) {
 
 void LinkStore::ApplyAdd(uint32_t src, uint32_t dst) {
   // A removed base or run arc comes back by losing its tombstone.
-  if (tombstones_.empty() || !tombstones_.erase(ArcKey(src, dst))) {
+  const uint64_t key = ArcKey(src, dst);
+  if (!tombstones_.empty() && tombstones_.erase(key)) {
+    if (runs_out_.Contains(key)) --run_tombstones_;
+  } else {
     DeltaInsert(&delta_out_, src, dst);
     DeltaInsert(&delta_in_, dst, src);
     delta_limit_ = std::max(delta_limit_, std::max(src, dst) + 1);
@@ -161,7 +169,9 @@ void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
     --delta_arcs_;
     --buffer_arcs_;
   } else {
-    tombstones_.insert(ArcKey(src, dst));
+    const uint64_t key = ArcKey(src, dst);
+    tombstones_.insert(key);
+    if (runs_out_.Contains(key)) ++run_tombstones_;
   }
   --arc_count_;
   ++version_;
@@ -183,6 +193,25 @@ void LinkStore::FreezeBuffer() {
     buffer->Clear();
   }
   buffer_arcs_ = 0;
+}
+
+void LinkStore::PurgeRunTombstones() {
+  absl::flat_hash_set<uint64_t> purged;
+  for (uint64_t key : tombstones_) {
+    if (runs_out_.Contains(key)) purged.insert(key);
+  }
+  runs_out_.Remove([&](uint64_t key) { return purged.contains(key); });
+  runs_in_.Remove([&](uint64_t key) {
+    return purged.contains(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
+  });
+  for (uint64_t key : purged) tombstones_.erase(key);
+  delta_arcs_ -= purged.size();
+  run_tombstones_ = 0;
+  ++version_;
+}
+
+void LinkStore::MaybePurgeRunTombstones() {
+  if (run_tombstones_ >= std::max(kMinPurge, runs_out_.size() / 8)) PurgeRunTombstones();
 }
 
 void LinkStore::SetDeltaBufferArcs(size_t arcs) {
@@ -211,6 +240,7 @@ bool LinkStore::Remove(uint32_t src, uint32_t dst) {
   if (!Contains(src, dst) || !status().ok()) return false;
   ApplyRemove(src, dst);
   undo_.push_back({.added = false, .src = src, .dst = dst});
+  MaybePurgeRunTombstones();
   return true;
 }
 
@@ -226,6 +256,7 @@ absl::Status LinkStore::Replay(const LinkChange& change) {
     ApplyAdd(change.src, change.dst);
   } else {
     ApplyRemove(change.src, change.dst);
+    MaybePurgeRunTombstones();
   }
   return absl::OkStatus();
 }
@@ -240,6 +271,7 @@ void LinkStore::UndoTo(size_t mark) {
     }
     undo_.pop_back();
   }
+  if (run_tombstones_ > 0) PurgeRunTombstones();
 }
 
 void LinkStore::ClearUndo() {
@@ -305,6 +337,11 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
   });
   if (runs_out_.size() != runs_in_.size() || runs_out_sum != runs_in_sum) {
     problem("the delta runs' in-arcs are not the transpose of their out-arcs");
+  }
+  size_t run_tombstones = 0;
+  for (uint64_t key : tombstones_) run_tombstones += runs_out_.Contains(key) ? 1 : 0;
+  if (run_tombstones != run_tombstones_) {
+    problem(absl::StrCat(run_tombstones, " tombstones name run arcs, counted ", run_tombstones_));
   }
   if (delta_arcs_ != buffer_arcs_ + runs_out_.size()) {
     problem(absl::StrCat("delta counted ", delta_arcs_, " arcs, buffer and runs hold ",

@@ -9,7 +9,9 @@
 // directions with the filter). Arcs of the base or of the runs removed since are remembered as
 // tombstones. A list read through the store is the base list and the runs' lists less their
 // tombstones, merged with the buffer's list: every change is visible at once. Node ids are
-// uint32_t; a node with no base list (id ≥ base size) may still have delta arcs.
+// uint32_t; a node with no base list (id ≥ base size) may still have delta arcs. Tombstones of
+// run arcs are purged (the runs rewritten without those arcs) at every undo, so that a rolled
+// back transaction leaves nothing behind, and once they reach an eighth of the runs' arcs.
 //
 // Every change is recorded in an undo log until its transaction ends, so that a rollback, or a
 // rollback to a savepoint, restores the store exactly (UndoTo); the changes after a mark are what
@@ -143,6 +145,11 @@ class LinkStore {
   void ApplyRemove(uint32_t src, uint32_t dst);
   // Moves the buffer into the runs.
   void FreezeBuffer();
+  // Rewrites the runs without their tombstoned arcs, and drops those tombstones.
+  void PurgeRunTombstones();
+  // The same once run tombstones reach an eighth of the runs' arcs (at least kMinPurge).
+  void MaybePurgeRunTombstones();
+  static constexpr size_t kMinPurge = 1024;
   // The node's added arcs in `direction` (buffer and runs; tombstones not applied), sorted:
   // the buffer's list, or added_scratch_ once there are runs. Valid until the next call.
   absl::Span<const uint32_t> Added(Direction direction, uint32_t node) const;
@@ -158,6 +165,7 @@ class LinkStore {
   size_t delta_arcs_ = 0;                     // buffered and in runs
   size_t buffer_arcs_ = 0;
   size_t buffer_limit_ = kDefaultDeltaBufferArcs;
+  size_t run_tombstones_ = 0;  // tombstones that name run arcs
   uint64_t arc_count_ = 0;
   uint64_t version_ = 0;
   std::vector<LinkChange> undo_;

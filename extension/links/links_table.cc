@@ -44,13 +44,7 @@ const OptionSpec kLinksOptions[] = {
      .kind = OptionKind::kText,
      .default_value = "link3",
      .choices = {"link1", "link2", "link3", "link3+huff", "bv"}},
-    // MiB of the base's parts a connection holds (links_table.h); 0 keeps only what one call
-    // is reading: parts dropped and read again all the time (tests).
-    {.name = "cache_mb",
-     .kind = OptionKind::kInteger,
-     .default_value = "256",
-     .min = 0,
-     .max = 1 << 20},
+    CacheMbOption(),  // the base's parts (links_table.h)
 };
 const PositionalSpec kInlinksPositional[] = {{.name = "outlinks", .default_value = "outlinks"}};
 
@@ -95,15 +89,8 @@ LinksTable::LinksTable(sqlite3* db, Connection* connection, const VtabArgs& args
                        std::string urls_name, std::string codec, std::optional<size_t> cache_mb)
     : ShadowBackedTable(db, connection, Shadow(), kLinksModule, args),
       urls_name_(std::move(urls_name)),
-      own_cache_mb_(cache_mb.has_value()),
       codec_(std::move(codec)) {
-  const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
-                                                            : Connection::kDefaultCacheMb);
-  store_.SetBaseBudget(uint64_t{mb} << 20);
-}
-
-void LinksTable::ConnectionCacheChanged(size_t cache_mb) {
-  if (!own_cache_mb_) store_.SetBaseBudget(uint64_t{cache_mb} << 20);
+  InitCacheBound(cache_mb);
 }
 
 std::vector<std::string> LinksTable::StatementSql() const {
@@ -492,7 +479,7 @@ absl::StatusOr<std::string> LinksTable::StatsJson() {
   return absl::StrFormat(
       "{\"table\":%s,\"module\":\"%s\",\"urls_table\":%s,\"codec\":%s,\"links\":%d,"
       "\"nodes\":%d,\"base_links\":%d,\"delta_links\":%d,\"delta_runs\":%d,"
-      "\"deleted_links\":%d,"
+      "\"deleted_base_links\":%d,"
       "\"outlinks\":%s,\"inlinks\":%s,\"memory_bytes\":%d}",
       JsonString(name()), kLinksModule, JsonString(urls_name_), JsonString(codec_),
       store_.arc_count(), store_.node_limit(), out.arc_count(), store_.delta_arcs(),

@@ -30,8 +30,8 @@
 // and check every list. The parts held are bounded by cache_mb (MiB, both directions together;
 // default: the connection's bound, crawldb_cache_mb(), 256): past it, those read longest ago are
 // dropped and read again when needed (codecs/paged_bytes.h). The delta since the last optimize
-// is held whole, compressed once past a buffer of 65,536 links (LinkStore: about 6 bytes per
-// link, both directions).
+// is held whole, compressed into sorted runs each time a buffer of 65,536 links fills
+// (LinkStore: about 6 bytes per link, both directions).
 //
 // Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
 // <t>_log at xSync, are undone on rollback; other connections catch up at each statement
@@ -92,7 +92,6 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   absl::StatusOr<std::string> StatsJson() override;
   absl::Status RenumberIds(absl::string_view urls_table,
                            absl::Span<const int64_t> old_to_new) override;
-  void ConnectionCacheChanged(size_t cache_mb) override;
 
   // For inlinks and the functions: the store after catching up with other connections.
   absl::StatusOr<const LinkStore*> Current();
@@ -120,6 +119,7 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
              std::string codec, std::optional<size_t> cache_mb);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
+  void SetCacheBytes(uint64_t bytes) override { store_.SetBaseBudget(bytes); }
   // LoggedTable
   absl::Status LoadAll() override;
   // The base of <t>_graph, paged when its format allows (link_graph_format.h); a damaged one
@@ -144,7 +144,6 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   absl::Status WriteGraph(const std::vector<std::vector<uint8_t>>& parts);
 
   std::string urls_name_;
-  bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
   // Urls()'s answer while the connection's registry_version() stays at urls_version_: a
   // cursor is opened per outer row of a correlated subquery, and each open asks.
   mutable urls::UrlIds* urls_ = nullptr;

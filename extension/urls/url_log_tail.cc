@@ -31,10 +31,7 @@ void UrlLogTail::AddPart(size_t part, absl::Span<const int64_t> ids,
   first_id_ = first_id_ == 0 ? ids.front() : std::min(first_id_, ids.front());
 }
 
-void UrlLogTail::AddRow(size_t row_bytes) {
-  ++rows_;
-  row_bytes_ += row_bytes;
-}
+void UrlLogTail::AddRow(size_t row_bytes) { CountRow(row_bytes); }
 
 const UrlLogTail::PartKeys* UrlLogTail::Part(size_t part) const {
   auto found = parts_.find(part);
@@ -51,7 +48,7 @@ std::vector<size_t> UrlLogTail::Parts() const {
 
 void UrlLogTail::Fold(int64_t seq) {
   *this = UrlLogTail();
-  folded_ = seq;
+  FoldedAt(seq);
 }
 
 size_t UrlLogTail::MemoryBytes() const {

@@ -15,10 +15,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "extension/containers/log_tail_rows.h"
 
 namespace crawldb::urls {
 
-class UrlLogTail {
+class UrlLogTail : public LogTailRows {
  public:
   // The keys one part holds in the tail, in id order.
   struct PartKeys {
@@ -28,16 +29,10 @@ class UrlLogTail {
     std::vector<absl::string_view> Keys() const;
   };
 
-  // The newest commit folded: the tail holds the commits after it.
-  int64_t folded() const { return folded_; }
-  size_t rows() const { return rows_; }
-  // Bytes of the log rows the tail holds.
-  size_t row_bytes() const { return row_bytes_; }
   size_t urls() const { return urls_; }
   size_t key_bytes() const { return key_bytes_; }
   // The smallest id in the tail; 0 when it holds none.
   int64_t first_id() const { return first_id_; }
-  bool empty() const { return rows_ == 0; }
 
   // Adds one commit's URLs of part `part`: ids increasing, above every id the tail holds there.
   void AddPart(size_t part, absl::Span<const int64_t> ids,
@@ -53,9 +48,6 @@ class UrlLogTail {
   size_t MemoryBytes() const;
 
  private:
-  int64_t folded_ = 0;
-  size_t rows_ = 0;
-  size_t row_bytes_ = 0;
   size_t urls_ = 0;
   size_t key_bytes_ = 0;
   int64_t first_id_ = 0;

@@ -62,19 +62,8 @@ const OptionSpec kOptions[] = {
      .default_value = "16384",
      .min = 0,
      .max = int64_t{1} << 40},
-    // MiB of parts a connection holds (urls_table.h); 0 keeps no part beyond the one a look-up
-    // is reading: eviction all the time (tests).
-    {.name = "cache_mb",
-     .kind = OptionKind::kInteger,
-     .default_value = "256",
-     .min = 0,
-     .max = 1 << 20},
-    // KiB of log rows after which a commit folds the log tail (urls_table.h).
-    {.name = "log_tail_kb",
-     .kind = OptionKind::kInteger,
-     .default_value = "1024",
-     .min = 0,
-     .max = 1 << 20},
+    CacheMbOption(),    // parts and id-map chunks (urls_table.h)
+    LogTailKbOption(),  // urls_table.h
 };
 
 }  // namespace
@@ -95,20 +84,13 @@ UrlsTable::UrlsTable(sqlite3* db, Connection* connection, const VtabArgs& args, 
                      std::optional<size_t> cache_mb)
     : ShadowBackedTable(db, connection, Shadow(), kUrlsModule, args),
       stored_format_(stored_format),
-      own_cache_mb_(cache_mb.has_value()),
       merge_bytes_(merge_bytes),
       tail_bound_bytes_(tail_bound_bytes),
       store_(this),
       fingerprints_(std::make_unique<FingerprintIndex>()),
       read_snapshot_(db, args.schema, kUrlsModule) {
   normalize_options_.max_length = max_url_length;
-  const size_t mb = cache_mb.value_or(connection != nullptr ? connection->cache_mb()
-                                                            : Connection::kDefaultCacheMb);
-  store_.set_cache_bytes(mb << 20);
-}
-
-void UrlsTable::ConnectionCacheChanged(size_t cache_mb) {
-  if (!own_cache_mb_) store_.set_cache_bytes(cache_mb << 20);
+  InitCacheBound(cache_mb);
 }
 
 UrlsTable::~UrlsTable() = default;

@@ -140,7 +140,6 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
 
   // CrawldbTable
   absl::StatusOr<std::string> StatsJson() override;
-  void ConnectionCacheChanged(size_t cache_mb) override;
 
   // UrlIds (url_ids.h), for the SQL functions and the other families.
   absl::Status CatchUpIds() override { return CatchUp(); }
@@ -166,6 +165,7 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
             std::optional<size_t> cache_mb);
   std::vector<std::string> StatementSql() const override;
   absl::Status CheckStore(std::vector<std::string>* found) override;
+  void SetCacheBytes(uint64_t bytes) override { store_.set_cache_bytes(bytes); }
 
   absl::Status Insert(sqlite3_value* url, sqlite3_int64* rowid);
   absl::Status RunCommand(absl::string_view command);
@@ -229,7 +229,6 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
 
   identity::NormalizeOptions normalize_options_;
   int stored_format_;  // the format version the shadow tables are in
-  bool own_cache_mb_;  // the cache_mb option was given: the connection's bound does not apply
   size_t merge_bytes_;
   size_t tail_bound_bytes_;  // log_tail_kb
   UrlStore store_;

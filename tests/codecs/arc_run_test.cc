@@ -38,6 +38,7 @@ void ExpectRunHolds(const ArcRun& run, const std::vector<uint64_t>& keys) {
       if (ArcMajor(key) == major) expected.push_back(ArcMinor(key));
     }
     EXPECT_EQ(minors, expected) << "major " << major;
+    EXPECT_EQ(run.CountMinors(major), expected.size()) << "major " << major;
   }
 }
 
@@ -56,6 +57,11 @@ TEST(ArcRun, RoundTripsBoundaries) {
   ExpectRunHolds(RunOf({}), {});
   ArcRun empty = RunOf({});
   EXPECT_FALSE(empty.Contains(0));
+  // A run moved from is empty, not a run with no blocks and a size.
+  ArcRun moved = RunOf(keys);
+  ArcRun taken = std::move(moved);
+  ExpectRunHolds(taken, keys);
+  ExpectRunHolds(moved, {});  // NOLINT(bugprone-use-after-move): what is pinned
 }
 
 TEST(ArcRun, RandomRunsAgreeWithASortedVector) {

@@ -2,6 +2,7 @@
 // set of arcs.
 #include "extension/links/link_store.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -114,6 +115,35 @@ TEST_P(LinkStoreBuffers, ChangesAndUndoAgreeWithASetOfArcs) {
   ArcSet original;
   for (const codecs::Arc& arc : arcs) original.insert({arc.src, arc.dst});
   ExpectGraph(store, original);
+  // Nothing is left behind: no tombstone, no delta arc (the runs lost the undone arcs).
+  EXPECT_EQ(store.tombstones(), 0u);
+  EXPECT_EQ(store.delta_arcs(), 0u);
+  EXPECT_EQ(store.delta_runs(), 0u);
+}
+
+TEST(LinkStore, RemovedRunArcsArePurgedFromTheRuns) {
+  // Arcs frozen into runs, then most of them removed: past an eighth of the runs' arcs the runs
+  // are rewritten without them, so tombstones and runs stay small.
+  std::vector<codecs::Arc> arcs = CnrArcs(3000);
+  ASSERT_GT(arcs.size(), 10000u);
+  LinkStore store;
+  store.SetDeltaBufferArcs(500);
+  ArcSet expected;
+  for (const codecs::Arc& arc : arcs) {
+    ASSERT_TRUE(store.Add(arc.src, arc.dst));
+    expected.insert({arc.src, arc.dst});
+  }
+  store.ClearUndo();
+  for (size_t i = 0; i < arcs.size(); i += 4) {
+    for (size_t j = i; j < std::min(i + 3, arcs.size()); ++j) {
+      ASSERT_TRUE(store.Remove(arcs[j].src, arcs[j].dst));
+      expected.erase({arcs[j].src, arcs[j].dst});
+    }
+  }
+  ExpectGraph(store, expected);
+  EXPECT_LT(store.tombstones(), std::max<size_t>(1024, store.delta_arcs() / 8) + 1);
+  // Without the purge the runs would still hold every arc added.
+  EXPECT_LT(store.delta_arcs(), arcs.size() / 2);
 }
 
 TEST_P(LinkStoreBuffers, ReplayedChangesAgreeWithASetOfArcs) {
