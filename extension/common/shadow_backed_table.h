@@ -95,8 +95,8 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   std::string name_;
   std::unique_ptr<StatementCache> statements_;  // made at the first Use after a (re)name
   bool format_current_ = false;  // UpgradeFormat found this build's version committed
-  bool own_cache_mb_ =
-      false;  // the cache_mb option was given: the connection's bound does not apply
+  // The cache_mb option was given: the connection's bound does not apply.
+  bool own_cache_mb_ = false;
 };
 
 }  // namespace crawldb
