@@ -2,18 +2,10 @@
 
 #include <utility>
 
+#include "extension/containers/blocked_bloom.h"
+
 namespace crawldb::links {
 namespace {
-
-// The word of a filter of `words` words that holds `hash`, and the four bits set in it (from
-// the hash's low 24 bits).
-size_t FilterWord(uint64_t hash, size_t words) {
-  return static_cast<size_t>(((hash >> 32) * words) >> 32);
-}
-uint64_t FilterBits(uint64_t hash) {
-  return uint64_t{1} << (hash & 63) | uint64_t{1} << (hash >> 6 & 63) |
-         uint64_t{1} << (hash >> 12 & 63) | uint64_t{1} << (hash >> 18 & 63);
-}
 
 codecs::ArcRun MergeRuns(const codecs::ArcRun& a, const codecs::ArcRun& b) {
   codecs::ArcRun::Builder merged;
@@ -129,13 +121,13 @@ size_t DeltaRuns::MemoryBytes() const {
 
 void DeltaRuns::FilterInsert(uint64_t key) {
   const uint64_t hash = MixArcKey(key);
-  filter_[FilterWord(hash, filter_.size())] |= FilterBits(hash);
+  filter_[BloomWord(hash, filter_.size())] |= BloomBits(hash);
 }
 
 bool DeltaRuns::FilterMayContain(uint64_t key) const {
   const uint64_t hash = MixArcKey(key);
-  const uint64_t bits = FilterBits(hash);
-  return (filter_[FilterWord(hash, filter_.size())] & bits) == bits;
+  const uint64_t bits = BloomBits(hash);
+  return (filter_[BloomWord(hash, filter_.size())] & bits) == bits;
 }
 
 void DeltaRuns::RebuildFilter() {

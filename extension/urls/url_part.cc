@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "codecs/varint.h"
+#include "extension/containers/blocked_bloom.h"
 #include "extension/identity/canonical_key.h"
 
 namespace crawldb::urls {
@@ -23,21 +24,8 @@ absl::Status Corrupt(const std::string& what) {
 
 size_t PackedBytes(size_t count, int bits) { return (count * static_cast<size_t>(bits) + 7) / 8; }
 
-constexpr int kFilterProbes = 4;
-
 // Words of a part's filter: about 10 bits per key, at least one word.
 size_t FilterWords(size_t count) { return (count * 10 + 63) / 64 + 1; }
-
-// The word of the filter a key's hash falls in, and the bits it sets there.
-size_t FilterWord(uint64_t hash, size_t words) {
-  return static_cast<size_t>(((hash >> 32) * words) >> 32);
-}
-uint64_t FilterBits(uint64_t hash) {
-  uint64_t bits = 0;
-  for (int probe = 0; probe < kFilterProbes; ++probe)
-    bits |= uint64_t{1} << ((hash >> (6 * probe)) & 63);
-  return bits;
-}
 
 }  // namespace
 
@@ -49,8 +37,8 @@ size_t UrlPartOf(absl::string_view key) {
 
 bool UrlPart::MayHold(absl::string_view key) const {
   const uint64_t hash = XXH3_64bits(key.data(), key.size());
-  const uint64_t bits = FilterBits(hash);
-  return (filter_[FilterWord(hash, filter_.size())] & bits) == bits;
+  const uint64_t bits = BloomBits(hash);
+  return (filter_[BloomWord(hash, filter_.size())] & bits) == bits;
 }
 
 int64_t UrlPart::IdAt(size_t rank) const {
@@ -80,7 +68,7 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
   part.filter_.assign(FilterWords(keys.size()), 0);
   for (absl::string_view key : keys) {
     const uint64_t hash = XXH3_64bits(key.data(), key.size());
-    part.filter_[FilterWord(hash, part.filter_.size())] |= FilterBits(hash);
+    part.filter_[BloomWord(hash, part.filter_.size())] |= BloomBits(hash);
   }
   int64_t max_id = 1;
   for (int64_t id : ids) {

@@ -18,7 +18,8 @@
 //   filter    := word:u64le{FilterWords(count)}: a blocked Bloom filter of the keys, so that a
 //               look-up of a URL the part does not hold (every new URL a crawler adds) seldom
 //               decodes a block: XXH3-64 of the key picks a word by its top 32 bits and sets
-//               kFilterProbes bits of it, 6 bits each from the low ones; about 10 bits per key
+//               4 bits of it, 6 bits each from the low ones (extension/containers/
+//               blocked_bloom.h); about 10 bits per key
 //   keys      := part_count:varint ( length:varint bytes[length] ){part_count}: UrlBase's
 //               KeyParts (url_base.h) of the count keys
 // Load validates all of it (DataLossError "url part: …") but that no id repeats, which the store
