@@ -147,8 +147,6 @@ absl::StatusOr<int> CompareUrlKey(const UrlBlockModel& model, absl::Span<const u
     in.Consume(static_cast<int>(entry & 63));
     const size_t bytes_in_token = (entry >> 6) & 31;
     if (bytes_in_token == 0) {
-      // Entry 0 is a table not built yet (UrlBlockModel::TokenTables), not the end of the key.
-      if (entry == 0 && model.BuildTokenTable(table)) continue;
       if (in.Overran()) break;
       return n == key.size() ? 0 : -1;
     }

@@ -161,10 +161,7 @@ inline const char* DecodeTokens(const Model& model, BitSource& source, std::stri
       out = key->data();
       room = key->size() - kGroupBytes;
     }
-    if (!token() || !token() || !token() || !token()) {
-      // Entry 0 is a table not built yet (UrlBlockModel::TokenTables), not the end of the key.
-      if (tables[table | in.Peek()] != 0 || !model.BuildTokenTable(table)) break;
-    }
+    if (!token() || !token() || !token() || !token()) break;
   }
   source = in;
   if (error != nullptr) return error;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <new>
 #include <numeric>
 #include <tuple>
 #include <utility>
@@ -287,9 +286,11 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
     CanonicalCodes(absl::MakeConstSpan(token_lengths_).subspan(first, token_count_),
                    absl::MakeSpan(token_codes_).subspan(first, token_count_));
   }
-  token_tables_.reset(static_cast<uint32_t*>(
-      std::calloc(static_cast<size_t>(cluster_count_) << kCodeBits, sizeof(uint32_t))));
-  if (token_tables_ == nullptr) throw std::bad_alloc();
+  // All tables at once: a model is immutable after this, so connections (threads) can share it.
+  // Not zeroed first: BuildTokenTable writes every entry, the codes being complete.
+  token_tables_ =
+      std::make_unique_for_overwrite<uint32_t[]>(static_cast<size_t>(cluster_count_) << kCodeBits);
+  for (int k = 0; k < cluster_count_; ++k) BuildTokenTable(k);
   shared_codes_ = CanonicalCodes(shared_lengths_);
   shared_table_.assign(size_t{1} << kCodeBits, 0);
   for (uint32_t v = 0; v < 256; ++v) {
@@ -421,19 +422,15 @@ size_t UrlBlockModel::MemoryBytes() const {
   return bytes;
 }
 
-bool UrlBlockModel::BuildTokenTable(uint32_t table) const {
-  const uint32_t k = table >> kCodeBits;
-  if (built_tables_ >> k & 1) return false;
-  uint32_t* const entries = token_tables_.get() + table;
+void UrlBlockModel::BuildTokenTable(int cluster) {
+  uint32_t* const entries = token_tables_.get() + (static_cast<size_t>(cluster) << kCodeBits);
   for (uint32_t t = 0; t < token_count_; ++t) {
-    const int length = TokenLength(static_cast<int>(k), t);
+    const int length = TokenLength(cluster, t);
     if (length == 0) continue;
-    const uint32_t first = TokenCode(static_cast<int>(k), t) << (kCodeBits - length);
+    const uint32_t first = TokenCode(cluster, t) << (kCodeBits - length);
     std::fill_n(entries + first, uint32_t{1} << (kCodeBits - length),
                 static_cast<uint32_t>(length) | token_info_[t]);
   }
-  built_tables_ |= uint32_t{1} << k;
-  return true;
 }
 
 std::vector<uint8_t> UrlBlockModel::Serialize() const {

@@ -42,14 +42,13 @@
 // bytes; with the defaults on 200,000 URLs about 60 KB, 0.3 bytes per URL.
 // Memory once loaded: per cluster a 16 KiB decoding table and 5 bytes per token (codes and
 // lengths for encoding), 16 bytes per token, the symbol trie: about 700 KB with the defaults.
-// A cluster's decoding table is built when a decoder first meets the cluster (TokenTables), so
-// a new connection's first look-up builds (and faults in) the few it needs, not all of them.
+// Every table is built when the model is made (a first look-up meets nearly every cluster
+// anyway), so that a model never changes afterwards and several threads may share one.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -139,14 +138,9 @@ class UrlBlockModel {
   //   bits 12..16  the cluster that applies after the token (that of its last byte), so that
   //                entry & kNextTableMask is the offset of the next token's table
   //   bits 17..31  the token
-  // A table not built yet holds entry 0, which no code has (every codeword has a length): a
-  // decoder reads it as end-of-key with no bits consumed, and on an entry 0 calls
-  // BuildTokenTable(offset of the table) and decodes on. Not safe for two threads' first use at
-  // once; a model belongs to one connection's store.
+  // Every entry is set: the codes are complete.
   static constexpr uint32_t kNextTableMask = 0x1F000;
   const uint32_t* TokenTables() const { return token_tables_.get(); }
-  // Builds the table at `table` (k << kCodeBits for cluster k). False if it was built already.
-  bool BuildTokenTable(uint32_t table) const;
   // Decoding table of shared-prefix lengths: bits 0..3 codeword length, bits 4..11 the value.
   const uint16_t* SharedTable() const { return shared_table_.data(); }
   // The bytes of `token`, zero-padded to 16 (a literal's byte, nothing for end-of-key), so a
@@ -156,6 +150,8 @@ class UrlBlockModel {
  private:
   UrlBlockModel(SymbolTable symbols, int cluster_count, std::array<uint8_t, kContexts> clusters,
                 std::vector<uint8_t> token_lengths, std::vector<uint8_t> shared_lengths);
+  // Fills cluster `cluster`'s decoding table (TokenTables) from its codes.
+  void BuildTokenTable(int cluster);
 
   SymbolTable symbols_;
   int cluster_count_ = 1;
@@ -165,15 +161,10 @@ class UrlBlockModel {
   std::vector<uint32_t> token_codes_;                 // Same layout.
   std::vector<uint8_t> shared_lengths_;               // [0, 256), bits.
   std::vector<uint32_t> shared_codes_;
-  std::vector<uint32_t> token_info_;  // Per token, its entry's bits 6..31 (TokenTables).
-  // cluster_count_ × 2^kCodeBits entries, calloc'ed: untouched pages cost nothing until built.
-  struct Free {
-    void operator()(uint32_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint32_t[], Free> token_tables_;
-  mutable uint32_t built_tables_ = 0;   // Bit k: cluster k's table is built.
-  std::vector<uint16_t> shared_table_;  // 2^kCodeBits entries.
-  std::vector<char> token_bytes_;       // 16 bytes per token.
+  std::vector<uint32_t> token_info_;          // Per token, its entry's bits 6..31 (TokenTables).
+  std::unique_ptr<uint32_t[]> token_tables_;  // cluster_count_ × 2^kCodeBits entries.
+  std::vector<uint16_t> shared_table_;        // 2^kCodeBits entries.
+  std::vector<char> token_bytes_;             // 16 bytes per token.
 };
 
 }  // namespace crawldb::codecs

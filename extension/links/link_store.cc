@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "extension/containers/radix_sort.h"
 
 namespace crawldb::links {
 namespace {
@@ -53,6 +54,7 @@ void LinkStore::Reset(std::unique_ptr<codecs::EncodedGraph> out,
   run_tombstones_ = 0;
   arc_count_ = out_->arc_count();
   undo_.clear();
+  replayed_adds_.clear();
   ++version_;
 }
 
@@ -186,7 +188,7 @@ void LinkStore::FreezeBuffer() {
     buffer->ForEach([&](uint32_t node, const std::vector<uint32_t>& list) {
       for (uint32_t other : list) keys.push_back(ArcKey(node, other));
     });
-    std::sort(keys.begin(), keys.end());
+    RadixSortKeys(&keys);
     codecs::ArcRun::Builder run;
     for (uint64_t key : keys) run.Append(key);
     runs->Add(std::move(run).Finish());
@@ -259,6 +261,68 @@ absl::Status LinkStore::Replay(const LinkChange& change) {
     MaybePurgeRunTombstones();
   }
   return absl::OkStatus();
+}
+
+absl::Status LinkStore::ReplayInBatches(absl::Span<const LinkChange> changes) {
+  for (const LinkChange& change : changes) {
+    if (change.added) {
+      replayed_adds_.push_back(ArcKey(change.src, change.dst));
+      if (replayed_adds_.size() < kReplayBatchArcs) continue;
+    }
+    if (absl::Status status = EndReplay(); !status.ok()) return status;
+    if (!change.added) {
+      if (absl::Status status = Replay(change); !status.ok()) return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LinkStore::EndReplay() {
+  std::vector<uint64_t> keys = std::move(replayed_adds_);
+  replayed_adds_.clear();
+  // A removed arc added again loses its tombstone, which Replay does one at a time.
+  if (keys.size() < buffer_limit_ || !tombstones_.empty()) {
+    for (uint64_t key : keys) {
+      absl::Status status =
+          Replay({.added = true, .src = codecs::ArcMajor(key), .dst = codecs::ArcMinor(key)});
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+  RadixSortKeys(&keys);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const uint32_t src = codecs::ArcMajor(keys[i]);
+    const uint32_t dst = codecs::ArcMinor(keys[i]);
+    const bool present = (i > 0 && keys[i - 1] == keys[i]) || Contains(src, dst);
+    if (absl::Status status = this->status(); !status.ok()) return status;
+    if (present) {
+      return absl::DataLossError(
+          absl::StrCat("links log: adds the arc ", src, " -> ", dst, ", already present"));
+    }
+  }
+  AddRuns(keys);
+  return absl::OkStatus();
+}
+
+void LinkStore::AddRuns(const std::vector<uint64_t>& keys) {
+  codecs::ArcRun::Builder out;
+  std::vector<uint64_t> in_keys;
+  in_keys.reserve(keys.size());
+  for (uint64_t key : keys) {
+    out.Append(key);
+    const uint32_t src = codecs::ArcMajor(key);
+    const uint32_t dst = codecs::ArcMinor(key);
+    in_keys.push_back(ArcKey(dst, src));
+    delta_limit_ = std::max(delta_limit_, std::max(src, dst) + 1);
+  }
+  runs_out_.Add(std::move(out).Finish());
+  RadixSortKeys(&in_keys);
+  codecs::ArcRun::Builder in;
+  for (uint64_t key : in_keys) in.Append(key);
+  runs_in_.Add(std::move(in).Finish());
+  delta_arcs_ += keys.size();
+  arc_count_ += keys.size();
+  ++version_;
 }
 
 void LinkStore::UndoTo(size_t mark) {

@@ -70,6 +70,15 @@ class LinkStore {
   // the current state (an add of a present arc, a removal of an absent one) or status() is not
   // OK.
   absl::Status Replay(const LinkChange& change);
+  // The same for a run of committed changes, in order (a log row's, a log's): additions are
+  // gathered and go in together at the next removal, at kReplayBatchArcs and at EndReplay();
+  // once they are a buffer's worth or more, sorted straight into runs rather than one by one
+  // through the buffer (a new connection reading a crawl's log of a million links: 0.2 s, not
+  // 2 s). Until EndReplay(), the lists lack the gathered additions. Errors as Replay's, found
+  // when the additions go in.
+  absl::Status ReplayInBatches(absl::Span<const LinkChange> changes);
+  absl::Status EndReplay();
+  static constexpr size_t kReplayBatchArcs = size_t{1} << 20;
 
   // Every node id below node_limit() may have a list; none at or above it has.
   uint32_t node_limit() const;
@@ -145,6 +154,9 @@ class LinkStore {
   void ApplyRemove(uint32_t src, uint32_t dst);
   // Moves the buffer into the runs.
   void FreezeBuffer();
+  // Adds `keys` (ArcKeys, sorted; none present, as Contains tells) to the delta as one run per
+  // direction.
+  void AddRuns(const std::vector<uint64_t>& keys);
   // Rewrites the runs without their tombstoned arcs, and drops those tombstones.
   void PurgeRunTombstones();
   // The same once run tombstones reach an eighth of the runs' arcs (at least kMinPurge).
@@ -169,6 +181,7 @@ class LinkStore {
   uint64_t arc_count_ = 0;
   uint64_t version_ = 0;
   std::vector<LinkChange> undo_;
+  std::vector<uint64_t> replayed_adds_;  // ReplayInBatches' gathered additions, as ArcKeys
   mutable std::vector<uint32_t> scratch_;
   mutable std::vector<uint32_t> added_scratch_;
   uint64_t base_budget_ = codecs::PagedBytes::kUnbounded;

@@ -261,11 +261,12 @@ absl::Status LinksTable::ReplayLogSince(int64_t seq) {
     absl::StatusOr<std::vector<LinkChange>> changes =
         DecodeLogChanges(select.ColumnBlob(1), &log_scratch_);
     if (!changes.ok()) return Corrupt(changes.status());
-    for (const LinkChange& change : *changes) {
-      if (absl::Status status = store_.Replay(change); !status.ok()) return Corrupt(status);
+    if (absl::Status status = store_.ReplayInBatches(*changes); !status.ok()) {
+      return Corrupt(status);
     }
     sync().Replayed(select.ColumnInt64(0));
   }
+  if (absl::Status status = store_.EndReplay(); !status.ok()) return Corrupt(status);
   store_.ClearUndo();  // replayed changes are committed ones
   return absl::OkStatus();
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "codecs/varint.h"
+#include "extension/urls/shared_url_models.h"
 
 namespace crawldb::urls {
 namespace {
@@ -73,7 +74,7 @@ absl::StatusOr<UrlBase> UrlBase::Open(absl::Span<const absl::Span<const uint8_t>
 absl::StatusOr<UrlBase> UrlBase::LoadStored(absl::Span<const absl::Span<const uint8_t>> parts,
                                             PartReader read_part) {
   if (parts.size() < 2) return LoadWithModel(parts, nullptr, 0, 0, read_part);  // empty, or refused
-  absl::StatusOr<UrlBlockModel> model = UrlBlockModel::Load(parts[1]);
+  absl::StatusOr<std::shared_ptr<const UrlBlockModel>> model = SharedUrlModel(parts[1]);
   if (!model.ok()) {
     // A header of another version says more than its model would.
     absl::StatusOr<UrlBase> header_only =
@@ -85,8 +86,7 @@ absl::StatusOr<UrlBase> UrlBase::LoadStored(absl::Span<const absl::Span<const ui
   }
   std::vector<absl::Span<const uint8_t>> rest(parts.begin(), parts.end());
   rest.erase(rest.begin() + 1);
-  return LoadWithModel(rest, std::make_shared<const UrlBlockModel>(std::move(*model)),
-                       parts[1].size(), 1, std::move(read_part));
+  return LoadWithModel(rest, *std::move(model), parts[1].size(), 1, std::move(read_part));
 }
 
 absl::StatusOr<UrlBase> UrlBase::LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
@@ -451,9 +451,15 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
                                                      codecs::UrlBlockLandmarks* landmarks) const {
   absl::StatusOr<UrlBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader;
-  if (landmark_slots_.empty()) landmark_slots_.assign(block_count(), 0);
+  if (landmark_slots_.empty()) landmark_slots_.assign(block_count(), kNotLookedUp);
   uint32_t slot = landmark_slots_[block];
-  if (slot == 0) {
+  if (slot == kNotLookedUp) {
+    // Learning them decodes the whole block, about four times what one look-up decodes: it
+    // pays from the second look-up on, and a one-off (a join's id → URL) does without.
+    landmark_slots_[block] = kLookedUpOnce;
+    return reader;
+  }
+  if (slot == kLookedUpOnce) {
     absl::StatusOr<codecs::UrlBlockLandmarks> found = reader->FindLandmarks(&landmark_scratch_);
     if (!found.ok()) return found.status();
     constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();

@@ -58,17 +58,19 @@
 // Every failure is a DataLossError "url base: …", never an out-of-bounds read; a group that
 // fails to read is not kept, and look-ups in other groups still answer.
 //
-// Memory: the model (about 700 KB trained, see url_block_model.h); the group heads, coded as
+// Memory: the model (about 700 KB trained, see url_block_model.h; shared with the process's
+// other connections that hold the same, shared_url_models.h); the group heads, coded as
 // stored (about 0.013 bytes per URL on the reddit keys) until decoded, then plain; the groups
 // read: each its stored row, two offsets per block, and its block heads decoded — 1/kKeysPerBlock
 // of the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an
 // integer (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and the binary
 // search over them compares integers, rarely bytes; Parts() writes them as read, or codes them
-// (built, or read as version 2). A look-up then decodes part of one block. The first look-up
+// (built, or read as version 2). A look-up then decodes part of one block. The second look-up
 // in a block decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and
-// two bit positions, 7.2 bytes per URL on the reddit keys once every block was looked up); later
-// ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average, where
-// from the heads Get would decode 7.5 and Find about 12.
+// two bit positions, 7.2 bytes per URL on the reddit keys once every block was looked up twice);
+// later ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average,
+// where from the heads (the first look-up, and blocks looked up once) Get decodes 7.5 and Find
+// about 12.
 //
 // Not thread-safe: look-ups share a scratch buffer (one store belongs to one connection).
 #pragma once
@@ -76,6 +78,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -259,7 +262,7 @@ class UrlBase {
   absl::Status GroupHead(size_t group, std::string* head) const;
   absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
   // Reader(block) starting from the block's landmarks, learned (decoding the block whole) the
-  // first time a look-up reads the block; *landmarks holds them while the reader is used.
+  // second time a look-up reads the block; *landmarks holds them while the reader is used.
   absl::StatusOr<codecs::UrlBlockReader> LookupReader(size_t block,
                                                       codecs::UrlBlockLandmarks* landmarks) const;
   // The bytes of block `block`, its group read first when not held.
@@ -320,8 +323,12 @@ class UrlBase {
     uint32_t forward_bits, backward_bits;
     uint8_t forward_index, backward_index;  // < kKeysPerBlock
   };
-  mutable std::vector<uint32_t> landmark_slots_;  // per block: 0 unknown, else 1 + index in
-  mutable std::vector<Landmarks> landmarks_;      // landmarks_
+  // Per block: kNotLookedUp, kLookedUpOnce (landmarks not learned yet), else 1 + index in
+  // landmarks_.
+  static constexpr uint32_t kNotLookedUp = 0;
+  static constexpr uint32_t kLookedUpOnce = std::numeric_limits<uint32_t>::max();
+  mutable std::vector<uint32_t> landmark_slots_;
+  mutable std::vector<Landmarks> landmarks_;
   mutable std::string landmark_keys_;
   mutable std::string landmark_scratch_;
 };

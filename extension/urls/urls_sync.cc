@@ -8,6 +8,7 @@
 #include "extension/common/last_insert_rowid_guard.h"
 #include "extension/common/status.h"
 #include "extension/urls/fingerprint_index.h"
+#include "extension/urls/shared_url_models.h"
 #include "extension/urls/url_log_format.h"
 #include "extension/urls/urls_slots.h"
 #include "extension/urls/urls_table.h"
@@ -159,12 +160,13 @@ absl::Status UrlsTable::LoadPartsModel() {
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, kModelRow));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
   if (!row) return absl::OkStatus();
-  absl::StatusOr<codecs::UrlBlockModel> model = codecs::UrlBlockModel::Load(select.ColumnBlob(1));
+  absl::StatusOr<std::shared_ptr<const codecs::UrlBlockModel>> model =
+      SharedUrlModel(select.ColumnBlob(1));
   if (!model.ok()) {
     return Corrupt(
         absl::DataLossError(absl::StrCat("the parts' model: ", model.status().message())));
   }
-  store_.SetPartsModel(std::make_shared<const codecs::UrlBlockModel>(std::move(*model)));
+  store_.SetPartsModel(*std::move(model));
   return absl::OkStatus();
 }
 

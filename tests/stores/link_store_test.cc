@@ -172,6 +172,65 @@ TEST_P(LinkStoreBuffers, ReplayedChangesAgreeWithASetOfArcs) {
   }));
 }
 
+TEST_P(LinkStoreBuffers, BatchedReplayEndsAsReplayingOneByOne) {
+  // A log over a base: rows of additions, some removals (of base, run and buffered arcs) and
+  // additions of removed arcs again, replayed row by row as a new connection does, against the
+  // same changes replayed one by one.
+  std::vector<codecs::Arc> arcs = CnrArcs(3000);
+  ASSERT_GT(arcs.size(), 10000u);
+  const size_t base_arcs = arcs.size() / 4;
+  const std::vector<codecs::Arc> base(arcs.begin(), arcs.begin() + base_arcs);
+  ArcSet expected;
+  for (const codecs::Arc& arc : base) expected.insert({arc.src, arc.dst});
+  std::vector<std::vector<LinkChange>> rows(1);
+  for (size_t i = base_arcs; i < arcs.size(); ++i) {
+    rows.back().push_back({.added = true, .src = arcs[i].src, .dst = arcs[i].dst});
+    expected.insert({arcs[i].src, arcs[i].dst});
+    // The second half of the log removes and adds back too.
+    if (i > arcs.size() / 2 && i % 97 == 0) {
+      for (const codecs::Arc& old : {arcs[i / 3], arcs[i - 50]}) {
+        const bool present = expected.count({old.src, old.dst}) == 1;
+        rows.back().push_back({.added = !present, .src = old.src, .dst = old.dst});
+        if (present) {
+          expected.erase({old.src, old.dst});
+        } else {
+          expected.insert({old.src, old.dst});
+        }
+      }
+    }
+    if (i % 1000 == 0) rows.emplace_back();
+  }
+  LinkStore batched = StoreOf(base, 3000);
+  LinkStore single = StoreOf(base, 3000);
+  for (LinkStore* store : {&batched, &single}) store->SetDeltaBufferArcs(GetParam());
+  for (const std::vector<LinkChange>& row : rows) {
+    ASSERT_TRUE(batched.ReplayInBatches(row).ok());
+    for (const LinkChange& change : row) ASSERT_TRUE(single.Replay(change).ok());
+  }
+  ASSERT_TRUE(batched.EndReplay().ok());
+  ExpectGraph(batched, expected);
+  ExpectGraph(single, expected);
+  EXPECT_EQ(batched.UndoMark(), 0u);
+}
+
+TEST(LinkStore, BatchedReplayRefusesAnAdditionOfAPresentArc) {
+  // Through the runs (a batch of a buffer's worth): twice in one batch, and an arc already held.
+  std::vector<LinkChange> twice;
+  for (uint32_t dst = 1; dst <= 20; ++dst) twice.push_back({.added = true, .src = 0, .dst = dst});
+  twice.push_back({.added = true, .src = 0, .dst = 7});
+  LinkStore store;
+  store.SetDeltaBufferArcs(4);
+  ASSERT_TRUE(store.ReplayInBatches(twice).ok());  // found when the additions go in
+  EXPECT_EQ(store.EndReplay().message(), "links log: adds the arc 0 -> 7, already present");
+
+  LinkStore held = StoreOf({{3, 4}}, 5);
+  held.SetDeltaBufferArcs(4);
+  std::vector<LinkChange> again;
+  for (uint32_t src = 0; src < 5; ++src) again.push_back({.added = true, .src = src, .dst = 4});
+  ASSERT_TRUE(held.ReplayInBatches(again).ok());
+  EXPECT_EQ(held.EndReplay().message(), "links log: adds the arc 3 -> 4, already present");
+}
+
 TEST(LinkStore, DeltaRunsHoldAddedLinksInAFewBytes) {
   // 400,000 lines of cnr-2000 added to an empty store one by one: the frozen runs against a
   // buffer that never freezes.

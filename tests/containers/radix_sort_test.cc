@@ -1,0 +1,39 @@
+// RadixSortKeys sorts as std::sort does: arc-like keys (two ids below 2^20), full 64-bit keys,
+// keys sharing every byte but one, duplicates, sizes around the small-input cut.
+#include "extension/containers/radix_sort.h"
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace crawldb {
+namespace {
+
+void ExpectSortsAsStdSort(std::vector<uint64_t> keys) {
+  std::vector<uint64_t> expected = keys;
+  std::sort(expected.begin(), expected.end());
+  RadixSortKeys(&keys);
+  EXPECT_EQ(keys, expected);
+}
+
+TEST(RadixSortKeys, SortsAsStdSort) {
+  std::mt19937_64 random(5);
+  for (size_t n : {0, 1, 2, 255, 256, 257, 1000, 100000}) {
+    std::vector<uint64_t> arcs, wide, one_byte, repeated;
+    for (size_t i = 0; i < n; ++i) {
+      arcs.push_back((random() % (1 << 20)) << 32 | random() % (1 << 20));
+      wide.push_back(random());
+      one_byte.push_back(0x1234'5678'0000'0000 | (random() % 256) << 8);
+      repeated.push_back(random() % 7);
+    }
+    for (const auto& keys : {arcs, wide, one_byte, repeated}) {
+      SCOPED_TRACE(n);
+      ExpectSortsAsStdSort(keys);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crawldb
