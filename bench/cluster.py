@@ -109,17 +109,20 @@ def main():
 
 def draw(local_rates, cluster_rates, png):
     """URLs/s of the local file and of the group, a pair of bars per workload."""
+    os.makedirs(os.path.dirname(os.path.abspath(png)), exist_ok=True)
     data = png + ".dat"
     with open(data, "w") as f:
         f.write("workload local-file 3-node-group\n")
         for name, local, cluster in zip(WORKLOADS, local_rates, cluster_rates):
             f.write(f"\"{name}\" {local:.1f} {cluster:.1f}\n")
     print()
-    plot.gnuplot(png, "set style data histograms; set style fill solid; set key top right;"
-                 "set ylabel 'URLs/s (log scale)'; set logscale y;"
-                 f"set yrange [100:{3 * max(*local_rates, *cluster_rates):.0f}];"
-                 f"plot for [c=2:3] '{data}' using c:xtic(1) title columnheader")
-    os.remove(data)
+    try:
+        plot.gnuplot(png, "set style data histograms; set style fill solid; set key top right;"
+                     "set ylabel 'URLs/s (log scale)'; set logscale y;"
+                     f"set yrange [100:{3 * max(*local_rates, *cluster_rates):.0f}];"
+                     f"plot for [c=2:3] {plot.quoted(data)} using c:xtic(1) title columnheader")
+    finally:
+        os.remove(data)
 
 
 if __name__ == "__main__":

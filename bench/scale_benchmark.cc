@@ -1,10 +1,11 @@
 // crawldb at crawl scale (issue 13, item 5): the crawl_add delay, the file's bytes/URL and the
 // writer's memory every --window URLs up to --urls (default 100,000,000), and at 1 M, 10 M,
-// 100 M (and the last size) what a new process pays: open + first lease, cold look-ups, and 4
-// processes leasing and confirming. The same stream goes first into paper 004's model as plain
-// SQLite tables up to --plain-max (default 10,000,000), measured the same way. bench/scale.sh
-// runs it (then DRUM against crawldb when bench/uniqueness_benchmark is built, and gnuplot);
-// bench/README.md explains how to read the tables.
+// 100 M (and the last size) what a new process pays: open + first lease, first outlinks look-up,
+// cold look-ups, and 4 processes leasing and confirming. The same stream goes first into paper
+// 004's model as plain SQLite tables up to --plain-max (default 10,000,000), measured the same
+// way (no outlinks there). bench/scale.sh runs it (then DRUM against crawldb when
+// bench/uniqueness_benchmark is built, and gnuplot); bench/README.md explains how to read the
+// tables.
 //
 // Workload:
 //   URLs      the first --urls URLs of bench/paper004_urls.h's stream (seed --seed, 10,000
@@ -406,8 +407,9 @@ sqlite3* OpenForRole(const Flags& flags) {
   return db;
 }
 
-// --role=open: "open seconds open_seconds peak_rss_bytes": open + load + settings + first lease,
-// and the part before the lease.
+// --role=open: "open seconds open_seconds outlinks_seconds peak_rss_bytes": open + load +
+// settings + first lease, the part before the lease, then the first look-up of a URL's outlinks
+// (what reads the link graph's delta: the log since the last optimize, replayed).
 void OpenAndLease(const Flags& flags) {
   const Clock::time_point start = Clock::now();
   sqlite3* db = OpenForRole(flags);
@@ -416,7 +418,12 @@ void OpenAndLease(const Flags& flags) {
   while (lease.Step()) {
   }
   const double seconds = SecondsSince(start);
-  Report(absl::StrFormat("open %.6f %.6f %d", seconds, open_s,
+  const Clock::time_point outlinks_start = Clock::now();
+  Statement outlinks(db, "SELECT count(*) FROM outlinks WHERE src = 1");
+  while (outlinks.Step()) {
+  }
+  const double outlinks_s = SecondsSince(outlinks_start);
+  Report(absl::StrFormat("open %.6f %.6f %.6f %d", seconds, open_s, outlinks_s,
                          ProcBytes("/proc/self/status", "VmHWM")));
 }
 
@@ -790,9 +797,10 @@ void PrintCheckpoints(const SystemRun& crawldb, const SystemRun& plain, const Fl
   std::printf(
       "\n### A new process at each checkpoint (crawldb on a copy of the file; cold = new "
       "process, warm OS page cache; %s look-ups of each kind, µs each)\n\n"
-      "| URLs | open + first crawl_lease(1) ms | its RSS MB | URL→id µs | plain URL→id µs | "
-      "plain ÷ crawldb | id→URL µs | plain id→URL µs | plain ÷ crawldb | look-up RSS MB "
-      "crawldb / plain |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+      "| URLs | open + first crawl_lease(1) ms | then first outlinks look-up ms | its RSS MB | "
+      "URL→id µs | plain URL→id µs | plain ÷ crawldb | id→URL µs | plain id→URL µs | "
+      "plain ÷ crawldb | look-up RSS MB crawldb / plain |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       Grouped(flags.lookups).c_str());
   std::set<size_t> sizes;
   for (const SystemRun* run : {&crawldb, &plain}) {
@@ -804,14 +812,16 @@ void PrintCheckpoints(const SystemRun& crawldb, const SystemRun& plain, const Fl
     const Checkpoint* c = ours == crawldb.checkpoints.end() ? nullptr : &ours->second;
     const LookupFigures* p = theirs == plain.checkpoints.end() ? nullptr : &theirs->second.lookups;
     std::string open = "not reached";
+    std::string outlinks = "—";
     if (c != nullptr) {
       open = c->open.failure.empty() ? absl::StrFormat("%.1f (open %.1f)", c->open.values[0] * 1e3,
                                                        c->open.values[1] * 1e3)
                                      : "failed";
+      if (c->open.failure.empty()) outlinks = absl::StrFormat("%.1f", c->open.values[2] * 1e3);
     }
     std::printf(
-        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", Grouped(at).c_str(),
-        open.c_str(), RssCell(c ? &c->open : nullptr).c_str(),
+        "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", Grouped(at).c_str(),
+        open.c_str(), outlinks.c_str(), RssCell(c ? &c->open : nullptr).c_str(),
         LookupCell(c ? &c->lookups.by_url : nullptr).c_str(),
         LookupCell(p ? &p->by_url : nullptr).c_str(),
         RatioCell(LookupRatio(c ? &c->lookups.by_url : nullptr, p ? &p->by_url : nullptr)).c_str(),

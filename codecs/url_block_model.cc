@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <numeric>
 #include <tuple>
 #include <utility>
@@ -287,9 +289,11 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
                    absl::MakeSpan(token_codes_).subspan(first, token_count_));
   }
   // All tables at once: a model is immutable after this, so connections (threads) can share it.
-  // Not zeroed first: BuildTokenTable writes every entry, the codes being complete.
-  token_tables_ =
-      std::make_unique_for_overwrite<uint32_t[]>(static_cast<size_t>(cluster_count_) << kCodeBits);
+  // Zeroed (calloc: fresh pages, no pass) so that an entry no code wrote, were a code ever
+  // incomplete, reads as end-of-key rather than as garbage.
+  token_tables_.reset(static_cast<uint32_t*>(
+      std::calloc(static_cast<size_t>(cluster_count_) << kCodeBits, sizeof(uint32_t))));
+  if (token_tables_ == nullptr) throw std::bad_alloc();
   for (int k = 0; k < cluster_count_; ++k) BuildTokenTable(k);
   shared_codes_ = CanonicalCodes(shared_lengths_);
   shared_table_.assign(size_t{1} << kCodeBits, 0);

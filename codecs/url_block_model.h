@@ -42,13 +42,15 @@
 // bytes; with the defaults on 200,000 URLs about 60 KB, 0.3 bytes per URL.
 // Memory once loaded: per cluster a 16 KiB decoding table and 5 bytes per token (codes and
 // lengths for encoding), 16 bytes per token, the symbol trie: about 700 KB with the defaults.
-// Every table is built when the model is made (a first look-up meets nearly every cluster
-// anyway), so that a model never changes afterwards and several threads may share one.
+// Every table is built when the model is made, so that a model never changes afterwards and
+// several connections (threads) may share one (extension/urls/shared_url_models.h); a first
+// look-up on cnr-2000's met all 15 of its clusters when they were built on demand.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -161,10 +163,13 @@ class UrlBlockModel {
   std::vector<uint32_t> token_codes_;                 // Same layout.
   std::vector<uint8_t> shared_lengths_;               // [0, 256), bits.
   std::vector<uint32_t> shared_codes_;
-  std::vector<uint32_t> token_info_;          // Per token, its entry's bits 6..31 (TokenTables).
-  std::unique_ptr<uint32_t[]> token_tables_;  // cluster_count_ × 2^kCodeBits entries.
-  std::vector<uint16_t> shared_table_;        // 2^kCodeBits entries.
-  std::vector<char> token_bytes_;             // 16 bytes per token.
+  std::vector<uint32_t> token_info_;  // Per token, its entry's bits 6..31 (TokenTables).
+  struct Free {
+    void operator()(uint32_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint32_t[], Free> token_tables_;  // cluster_count_ × 2^kCodeBits entries.
+  std::vector<uint16_t> shared_table_;              // 2^kCodeBits entries.
+  std::vector<char> token_bytes_;                   // 16 bytes per token.
 };
 
 }  // namespace crawldb::codecs

@@ -6,7 +6,8 @@
 // `in`, its transpose. Arcs added since live in a delta, both directions: first in a buffer (a
 // sorted list per node in a hash map, about 60 bytes per arc), which at delta_buffer_arcs()
 // arcs is frozen into compressed sorted runs (delta_runs.h, about 6 bytes per arc for both
-// directions with the filter). Arcs of the base or of the runs removed since are remembered as
+// directions with the filter); a replayed log's additions go into runs directly
+// (ReplayInBatches). Arcs of the base or of the runs removed since are remembered as
 // tombstones. A list read through the store is the base list and the runs' lists less their
 // tombstones, merged with the buffer's list: every change is visible at once. Node ids are
 // uint32_t; a node with no base list (id ≥ base size) may still have delta arcs. Tombstones of
@@ -70,12 +71,15 @@ class LinkStore {
   // the current state (an add of a present arc, a removal of an absent one) or status() is not
   // OK.
   absl::Status Replay(const LinkChange& change);
-  // The same for a run of committed changes, in order (a log row's, a log's): additions are
-  // gathered and go in together at the next removal, at kReplayBatchArcs and at EndReplay();
-  // once they are a buffer's worth or more, sorted straight into runs rather than one by one
-  // through the buffer (a new connection reading a crawl's log of a million links: 0.2 s, not
-  // 2 s). Until EndReplay(), the lists lack the gathered additions. Errors as Replay's, found
-  // when the additions go in.
+  // The same for a run of committed changes, in order (a log row's, a log's; EndReplay() after
+  // the last): additions are gathered and go in together at the next removal, at
+  // kReplayBatchArcs and at EndReplay(); a buffer's worth or more are sorted and added as one
+  // run per direction (the arcs with a tombstone lose it, as Replay does), rather than one by
+  // one through the buffer. A new process's first look-up in a crawl of a million links that
+  // never optimized: 0.2 s, against 1.6–2.0 s one by one (bench/scale.sh's "first outlinks
+  // look-up"). Until EndReplay(), the lists lack the gathered additions, and nothing else may
+  // change the store. Errors as Replay's, found when the additions go in; after one, the store
+  // is to be Reset (the table reloads).
   absl::Status ReplayInBatches(absl::Span<const LinkChange> changes);
   absl::Status EndReplay();
   static constexpr size_t kReplayBatchArcs = size_t{1} << 20;

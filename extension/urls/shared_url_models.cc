@@ -1,7 +1,7 @@
 #include "extension/urls/shared_url_models.h"
 
 #include <algorithm>
-#include <list>
+#include <deque>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -9,54 +9,61 @@
 namespace crawldb::urls {
 namespace {
 
-struct RetainedModel {
+// A model handed out, found again by its bytes while anyone holds it.
+struct SharedModel {
   std::vector<uint8_t> bytes;
-  std::shared_ptr<const codecs::UrlBlockModel> model;
+  std::weak_ptr<const codecs::UrlBlockModel> model;
 };
 
-// Most recently asked for first; at most kRetainedUrlModels.
-struct Retained {
+struct Models {
   std::mutex mutex;
-  std::list<RetainedModel> models;
+  std::vector<SharedModel> shared;
+  // The kRetainedUrlModels asked for last, most recent first: kept alive by this.
+  std::deque<std::shared_ptr<const codecs::UrlBlockModel>> recent;
 };
 
-Retained& Models() {
+Models& TheModels() {
   // Destroyed when the module is unloaded (SQLite unloads it with the last connection that
   // loaded it), so that loading it again does not leave these behind.
-  static Retained retained;
-  return retained;
+  static Models models;
+  return models;
 }
 
-// The retained model of `bytes`, moved to the front; null if none. Caller holds the mutex.
-std::shared_ptr<const codecs::UrlBlockModel> Find(Retained& retained,
-                                                  absl::Span<const uint8_t> bytes) {
-  const auto found =
-      std::find_if(retained.models.begin(), retained.models.end(), [&](const RetainedModel& m) {
-        return std::equal(m.bytes.begin(), m.bytes.end(), bytes.begin(), bytes.end());
-      });
-  if (found == retained.models.end()) return nullptr;
-  retained.models.splice(retained.models.begin(), retained.models, found);
-  return found->model;
+// The model of `bytes` when someone holds it, made the most recent; null if none. Caller holds
+// the mutex.
+std::shared_ptr<const codecs::UrlBlockModel> Find(Models& models, absl::Span<const uint8_t> bytes) {
+  for (const SharedModel& entry : models.shared) {
+    if (!std::equal(entry.bytes.begin(), entry.bytes.end(), bytes.begin(), bytes.end())) continue;
+    std::shared_ptr<const codecs::UrlBlockModel> model = entry.model.lock();
+    if (model == nullptr) return nullptr;
+    std::erase(models.recent, model);
+    models.recent.push_front(model);
+    if (models.recent.size() > kRetainedUrlModels) models.recent.pop_back();
+    return model;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const codecs::UrlBlockModel>> SharedUrlModel(
     absl::Span<const uint8_t> bytes) {
-  Retained& retained = Models();
+  Models& models = TheModels();
   {
-    std::lock_guard<std::mutex> lock(retained.mutex);
-    if (std::shared_ptr<const codecs::UrlBlockModel> model = Find(retained, bytes)) return model;
+    std::lock_guard<std::mutex> lock(models.mutex);
+    if (std::shared_ptr<const codecs::UrlBlockModel> model = Find(models, bytes)) return model;
   }
   // Decoded outside the lock: another thread may decode the same bytes meanwhile; the first to
   // come back is kept and both use it.
   absl::StatusOr<codecs::UrlBlockModel> loaded = codecs::UrlBlockModel::Load(bytes);
   if (!loaded.ok()) return loaded.status();
   auto model = std::make_shared<const codecs::UrlBlockModel>(*std::move(loaded));
-  std::lock_guard<std::mutex> lock(retained.mutex);
-  if (std::shared_ptr<const codecs::UrlBlockModel> first = Find(retained, bytes)) return first;
-  retained.models.push_front({std::vector<uint8_t>(bytes.begin(), bytes.end()), model});
-  if (retained.models.size() > kRetainedUrlModels) retained.models.pop_back();
+  std::lock_guard<std::mutex> lock(models.mutex);
+  if (std::shared_ptr<const codecs::UrlBlockModel> first = Find(models, bytes)) return first;
+  std::erase_if(models.shared, [](const SharedModel& entry) { return entry.model.expired(); });
+  models.shared.push_back({std::vector<uint8_t>(bytes.begin(), bytes.end()), model});
+  models.recent.push_front(model);
+  if (models.recent.size() > kRetainedUrlModels) models.recent.pop_back();
   return model;
 }
 

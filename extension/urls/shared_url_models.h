@@ -1,18 +1,20 @@
 // SharedUrlModel: the URL block models (codecs/url_block_model.h) that a process has loaded,
 // shared by its connections. A model is decoded from its stored bytes (5 to 60 KB) into up to
-// 700 KB of codes and decoding tables: 0.8 M instructions for cnr-2000's, 1.7 M for Wikispeedia's,
-// a quarter to a third of a new connection's first join of urls with outlinks. The same bytes
-// always make the same model, so a model
-// is found again by its bytes alone, whatever file or table holds them, and needs no
+// 700 KB of codes and decoding tables (16 clusters; up to twice that with 32): 0.8 M
+// instructions for cnr-2000's, 1.7 M for Wikispeedia's, a quarter to a third of a new
+// connection's first join of urls with outlinks. The same bytes always make the same model, so
+// a model is found again by its bytes alone, whatever file or table holds them, and needs no
 // invalidation; a model never changes once made (UrlBlockModel), so connections on any thread
 // may use one at once.
 //
-// Memory: the models in use, plus the kRetainedUrlModels most recently asked for, kept after
-// their last user closes so that the next connection to the same file finds them (at most
-// about 3 MB), until the module is unloaded: SQLite unloads it when the last connection that
-// loaded it closes, so the models serve connections that overlap (a pool, several tables,
-// a server's connections), and a process that opens one connection at a time decodes its model
-// at each.
+// Memory: every model in use, found again while anyone holds it, plus the kRetainedUrlModels
+// most recently asked for, kept after their last user closes so that the next connection to the
+// same file finds them (with a urls table's two models, base and parts, the last two files;
+// at most about 3 MB with 16 clusters). They stay until the module is unloaded. SQLite unloads
+// a loaded module when the last connection that loaded it closes, so the models serve
+// connections that overlap (a pool, a server's connections), and a process that opens one
+// connection at a time decodes its model at each; a host that links crawldb in (crawldb-node)
+// keeps them for its life.
 #pragma once
 
 #include <cstddef>

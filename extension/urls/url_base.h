@@ -53,8 +53,10 @@
 // group. Reading a group checks its block count, its heads (framing, strictly increasing, the
 // first equal to the group's head, the last below the next group's), its block sizes against
 // its bytes, and every block's header (its key count and which halves it has, against the key
-// count); a missing group part is found then too. A block's keys are checked when it is decoded
-// (the codec checks order and bounds as it goes); crawldb_check() reads and decodes everything.
+// count); a missing group part is found then too. A block's keys are checked as far as they are
+// decoded (the codec checks order and bounds as it goes): a look-up decodes part of a block, the
+// second look-up in it the whole block (its landmarks, below), so damage in a part no look-up
+// decoded is found later or by crawldb_check(), which reads and decodes everything.
 // Every failure is a DataLossError "url base: …", never an out-of-bounds read; a group that
 // fails to read is not kept, and look-ups in other groups still answer.
 //

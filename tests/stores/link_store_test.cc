@@ -213,6 +213,36 @@ TEST_P(LinkStoreBuffers, BatchedReplayEndsAsReplayingOneByOne) {
   EXPECT_EQ(batched.UndoMark(), 0u);
 }
 
+TEST(LinkStore, BatchedReplayOfMoreThanABatchGoesInBatchByBatch) {
+  // One call with more additions than kReplayBatchArcs: the first batch goes in during it.
+  constexpr uint32_t kSources = 4093;
+  const size_t count = LinkStore::kReplayBatchArcs + 5000;
+  std::vector<LinkChange> changes;
+  for (size_t i = 0; i < count; ++i) {
+    changes.push_back({.added = true,
+                       .src = static_cast<uint32_t>(i % kSources),
+                       .dst = static_cast<uint32_t>(kSources + i / kSources)});
+  }
+  LinkStore store;
+  ASSERT_TRUE(store.ReplayInBatches(changes).ok());
+  EXPECT_EQ(store.arc_count(), LinkStore::kReplayBatchArcs);
+  ASSERT_TRUE(store.EndReplay().ok());
+  EXPECT_EQ(store.arc_count(), count);
+  std::vector<uint32_t> list;
+  for (uint32_t src : {0u, 5u, kSources - 1}) {
+    store.List(Direction::kOut, src, &list);
+    ASSERT_FALSE(list.empty());
+    EXPECT_EQ(list.size(), (count - src + kSources - 1) / kSources) << src;
+    EXPECT_EQ(list.front(), kSources);
+    EXPECT_TRUE(std::is_sorted(list.begin(), list.end()));
+  }
+  store.List(Direction::kIn, kSources + 3, &list);
+  EXPECT_EQ(list.size(), kSources);
+  std::vector<std::string> problems;
+  store.Check(&problems);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
 TEST(LinkStore, BatchedReplayRefusesAnAdditionOfAPresentArc) {
   // Through the runs (a batch of a buffer's worth): twice in one batch, and an arc already held.
   std::vector<LinkChange> twice;

@@ -1,6 +1,6 @@
-// SharedUrlModel: one decoded model per distinct bytes, shared by every caller of a process,
-// the most recent kRetainedUrlModels kept after their last user, corrupt bytes refused and not
-// kept, and callers on two threads at once.
+// SharedUrlModel: one decoded model per distinct bytes, shared by every caller of a process
+// while anyone holds it, the most recent kRetainedUrlModels kept after their last user, corrupt
+// bytes refused every time, and callers on two threads at once.
 #include "extension/urls/shared_url_models.h"
 
 #include <memory>
@@ -60,7 +60,19 @@ TEST(SharedUrlModel, KeepsTheMostRecentAfterTheirLastUser) {
   }
 }
 
-TEST(SharedUrlModel, CorruptBytesAreRefusedAndNotKept) {
+TEST(SharedUrlModel, AModelInUseIsFoundAfterAnyNumberOfOthers) {
+  const std::vector<uint8_t> bytes = ModelBytes(40);
+  absl::StatusOr<std::shared_ptr<const UrlBlockModel>> held = SharedUrlModel(bytes);
+  ASSERT_TRUE(held.ok()) << held.status();
+  for (size_t i = 0; i < 2 * kRetainedUrlModels; ++i) {
+    ASSERT_TRUE(SharedUrlModel(ModelBytes(41 + static_cast<int>(i))).ok());
+  }
+  absl::StatusOr<std::shared_ptr<const UrlBlockModel>> again = SharedUrlModel(bytes);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(held->get(), again->get());
+}
+
+TEST(SharedUrlModel, CorruptBytesAreRefusedEveryTime) {
   std::vector<uint8_t> bytes = ModelBytes(20);
   bytes[0] = UrlBlockModel::kVersion + 1;
   for (int attempt = 0; attempt < 2; ++attempt) {
