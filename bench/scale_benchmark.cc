@@ -1,7 +1,7 @@
 // crawldb at crawl scale (issue 13, item 5): the crawl_add delay, the file's bytes/URL and the
 // writer's memory every --window URLs up to --urls (default 100,000,000), and at 1 M, 10 M,
-// 100 M (and the last size) what a new process pays: open + first lease, first outlinks look-up,
-// cold look-ups, and 4 processes leasing and confirming. The same stream goes first into paper
+// 100 M (and the last size) what a new process pays: open + first lease, a first outlinks
+// look-up, cold look-ups, and 4 processes leasing and confirming. The same stream goes first into paper
 // 004's model as plain SQLite tables up to --plain-max (default 10,000,000), measured the same
 // way (no outlinks there). bench/scale.sh runs it (then DRUM against crawldb when
 // bench/uniqueness_benchmark is built, and gnuplot); bench/README.md explains how to read the
@@ -35,7 +35,8 @@
 //   crawldb   its file (+ -wal) is copied, and new processes, each started by fork + exec of
 //             this program, run on the copy one after the other: (1) sqlite3_open + loading
 //             crawldb + the settings + `SELECT * FROM crawl_lease(1)`, timed inside the process;
-//             (2) --lookups `SELECT id FROM urls WHERE url = ?` of random URLs already added,
+//             (1b) in another, `SELECT count(*) FROM outlinks WHERE src = 1` after the open
+//             (the first outlinks look-up: it replays the links log), and its VmHWM; (2) --lookups `SELECT id FROM urls WHERE url = ?` of random URLs already added,
 //             (3) in another process --lookups `SELECT url FROM urls WHERE id = ?` of other
 //             random ones (prepared once; the loop's wall time ÷ count, the first look-up, which
 //             pays the table's loading, also shown alone); (4) 4 processes each open the copy,
@@ -407,9 +408,8 @@ sqlite3* OpenForRole(const Flags& flags) {
   return db;
 }
 
-// --role=open: "open seconds open_seconds outlinks_seconds peak_rss_bytes": open + load +
-// settings + first lease, the part before the lease, then the first look-up of a URL's outlinks
-// (what reads the link graph's delta: the log since the last optimize, replayed).
+// --role=open: "open seconds open_seconds peak_rss_bytes": open + load + settings + first lease,
+// and the part before the lease.
 void OpenAndLease(const Flags& flags) {
   const Clock::time_point start = Clock::now();
   sqlite3* db = OpenForRole(flags);
@@ -418,12 +418,19 @@ void OpenAndLease(const Flags& flags) {
   while (lease.Step()) {
   }
   const double seconds = SecondsSince(start);
-  const Clock::time_point outlinks_start = Clock::now();
+  Report(absl::StrFormat("open %.6f %.6f %d", seconds, open_s,
+                         ProcBytes("/proc/self/status", "VmHWM")));
+}
+
+// --role=outlinks: "outlinks seconds peak_rss_bytes": the first look-up of a URL's outlinks in a
+// new process (what reads the link graph's delta: the log since the last optimize, replayed).
+void FirstOutlinks(const Flags& flags) {
+  sqlite3* db = OpenForRole(flags);
+  const Clock::time_point start = Clock::now();
   Statement outlinks(db, "SELECT count(*) FROM outlinks WHERE src = 1");
   while (outlinks.Step()) {
   }
-  const double outlinks_s = SecondsSince(outlinks_start);
-  Report(absl::StrFormat("open %.6f %.6f %.6f %d", seconds, open_s, outlinks_s,
+  Report(absl::StrFormat("outlinks %.6f %d", SecondsSince(start),
                          ProcBytes("/proc/self/status", "VmHWM")));
 }
 
@@ -516,6 +523,7 @@ struct LookupFigures {
 struct Checkpoint {
   Totals totals;
   Measured open;
+  Measured outlinks;
   LookupFigures lookups;
   std::vector<Measured> leases;
   double lease_seconds = 0;  // the longest-running leasing process's time
@@ -660,6 +668,9 @@ class Coordinator {
     checkpoint.open = RunOne(
         {"--role=open", "--system=crawldb", "--db=" + copy, "--extension=" + flags_.extension},
         "crawldb-open");
+    checkpoint.outlinks = RunOne(
+        {"--role=outlinks", "--system=crawldb", "--db=" + copy, "--extension=" + flags_.extension},
+        "crawldb-outlinks");
     checkpoint.lookups = Lookups(system, copy, SamplePath(db, at));
     RunLeases(copy, at, checkpoint);
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(copy + suffix);
@@ -797,7 +808,7 @@ void PrintCheckpoints(const SystemRun& crawldb, const SystemRun& plain, const Fl
   std::printf(
       "\n### A new process at each checkpoint (crawldb on a copy of the file; cold = new "
       "process, warm OS page cache; %s look-ups of each kind, µs each)\n\n"
-      "| URLs | open + first crawl_lease(1) ms | then first outlinks look-up ms | its RSS MB | "
+      "| URLs | open + first crawl_lease(1) ms | its RSS MB | first outlinks look-up ms (RSS) | "
       "URL→id µs | plain URL→id µs | plain ÷ crawldb | id→URL µs | plain id→URL µs | "
       "plain ÷ crawldb | look-up RSS MB crawldb / plain |\n"
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
@@ -817,11 +828,14 @@ void PrintCheckpoints(const SystemRun& crawldb, const SystemRun& plain, const Fl
       open = c->open.failure.empty() ? absl::StrFormat("%.1f (open %.1f)", c->open.values[0] * 1e3,
                                                        c->open.values[1] * 1e3)
                                      : "failed";
-      if (c->open.failure.empty()) outlinks = absl::StrFormat("%.1f", c->open.values[2] * 1e3);
+      outlinks = c->outlinks.failure.empty()
+                     ? absl::StrFormat("%.1f (%.0f MB)", c->outlinks.values[0] * 1e3,
+                                       Mb(c->outlinks.values.back()))
+                     : "failed";
     }
     std::printf(
         "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |\n", Grouped(at).c_str(),
-        open.c_str(), outlinks.c_str(), RssCell(c ? &c->open : nullptr).c_str(),
+        open.c_str(), RssCell(c ? &c->open : nullptr).c_str(), outlinks.c_str(),
         LookupCell(c ? &c->lookups.by_url : nullptr).c_str(),
         LookupCell(p ? &p->by_url : nullptr).c_str(),
         RatioCell(LookupRatio(c ? &c->lookups.by_url : nullptr, p ? &p->by_url : nullptr)).c_str(),
@@ -860,6 +874,7 @@ void PrintCheckpoints(const SystemRun& crawldb, const SystemRun& plain, const Fl
   for (const SystemRun* run : {&crawldb, &plain}) {
     for (const auto& [at, c] : run->checkpoints) {
       PrintFailures(c.open, run->name + " open + first lease", at);
+      PrintFailures(c.outlinks, run->name + " first outlinks look-up", at);
       PrintFailures(c.lookups.by_url, run->name + " URL→id", at);
       PrintFailures(c.lookups.by_id, run->name + " id→URL", at);
       for (const Measured& m : c.leases) {
@@ -950,6 +965,7 @@ void PrintTargets(const SystemRun& crawldb, const SystemRun& plain) {
   for (const auto& [at, c] : crawldb.checkpoints) {
     std::vector<std::pair<const Measured*, std::string>> measured = {
         {&c.open, "open + first lease"},
+        {&c.outlinks, "first outlinks look-up"},
         {&c.lookups.by_url, "URL→id"},
         {&c.lookups.by_id, "id→URL"}};
     for (const Measured& m : c.leases) measured.emplace_back(&m, "a leasing process");
@@ -1089,11 +1105,9 @@ Flags ParseFlags(int argc, char** argv) {
 int Main(int argc, char** argv) {
   const Flags flags = ParseFlags(argc, argv);
   if (!flags.role.empty()) {
-    const std::map<absl::string_view, void (*)(const Flags&)> roles = {{"generate", Generate},
-                                                                       {"write", Write},
-                                                                       {"open", OpenAndLease},
-                                                                       {"lookup", Lookup},
-                                                                       {"lease", Lease}};
+    const std::map<absl::string_view, void (*)(const Flags&)> roles = {
+        {"generate", Generate},      {"write", Write},   {"open", OpenAndLease},
+        {"outlinks", FirstOutlinks}, {"lookup", Lookup}, {"lease", Lease}};
     auto role = roles.find(flags.role);
     if (role == roles.end()) Die("unknown --role=" + flags.role);
     role->second(flags);

@@ -289,7 +289,7 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
                    absl::MakeSpan(token_codes_).subspan(first, token_count_));
   }
   // All tables at once: a model is immutable after this, so connections (threads) can share it.
-  // Zeroed (calloc: fresh pages, no pass) so that an entry no code wrote, were a code ever
+  // Zeroed (calloc, usually fresh pages) so that an entry no code wrote, were a code ever
   // incomplete, reads as end-of-key rather than as garbage.
   token_tables_.reset(static_cast<uint32_t*>(
       std::calloc(static_cast<size_t>(cluster_count_) << kCodeBits, sizeof(uint32_t))));

@@ -301,6 +301,8 @@ absl::Status LinkStore::EndReplay() {
       continue;
     }
     if ((i > 0 && keys[i - 1] == keys[i]) || Contains(src, dst)) {
+      // A corrupt base list reads as empty: its damage, if any, is the cause to report.
+      if (absl::Status status = this->status(); !status.ok()) return status;
       return absl::DataLossError(
           absl::StrCat("links log: adds the arc ", src, " -> ", dst, ", already present"));
     }

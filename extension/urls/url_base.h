@@ -198,6 +198,8 @@ class UrlBase {
   size_t MemoryBytes() const;
   // The same without the model (which parts share: url_part.h).
   size_t KeysMemoryBytes() const;
+  // Blocks whose landmarks a look-up has learned (LookupReader).
+  size_t landmark_blocks() const { return landmarks_.size(); }
   // Bytes of the stored parts as Parts() writes them (a version 2 base: as version 3): all of
   // them, and the model's, the heads' (both levels) and the blocks' (header and part framing
   // aside); whole() only. HeadIndexBytes codes the heads that were not read as version 3 to

@@ -259,6 +259,14 @@ TEST(LinkStore, BatchedReplayRefusesAnAdditionOfAPresentArc) {
   for (uint32_t src = 0; src < 5; ++src) again.push_back({.added = true, .src = src, .dst = 4});
   ASSERT_TRUE(held.ReplayInBatches(again).ok());
   EXPECT_EQ(held.EndReplay().message(), "links log: adds the arc 3 -> 4, already present");
+
+  // A removed arc added back twice in one batch: the first loses its tombstone.
+  LinkStore removed = StoreOf({{3, 4}}, 5);
+  removed.SetDeltaBufferArcs(4);
+  ASSERT_TRUE(removed.Replay({.added = false, .src = 3, .dst = 4}).ok());
+  again.push_back({.added = true, .src = 3, .dst = 4});
+  ASSERT_TRUE(removed.ReplayInBatches(again).ok());
+  EXPECT_EQ(removed.EndReplay().message(), "links log: adds the arc 3 -> 4, already present");
 }
 
 TEST(LinkStore, DeltaRunsHoldAddedLinksInAFewBytes) {
