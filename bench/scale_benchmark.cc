@@ -1,9 +1,9 @@
 // crawldb at crawl scale (issue 13, item 5): the crawl_add delay, the file's bytes/URL and the
 // writer's memory every --window URLs up to --urls (default 100,000,000), and at 1 M, 10 M,
 // 100 M (and the last size) what a new process pays: open + first lease, a first outlinks
-// look-up, cold look-ups, and 4 processes leasing and confirming. The same stream goes first into paper
-// 004's model as plain SQLite tables up to --plain-max (default 10,000,000), measured the same
-// way (no outlinks there). bench/scale.sh runs it (then DRUM against crawldb when
+// look-up, cold look-ups, and 4 processes leasing and confirming. The same stream goes first
+// into paper 004's model as plain SQLite tables up to --plain-max (default 10,000,000), measured
+// the same way (no outlinks there). bench/scale.sh runs it (then DRUM against crawldb when
 // bench/uniqueness_benchmark is built, and gnuplot); bench/README.md explains how to read the
 // tables.
 //
@@ -36,7 +36,8 @@
 //             this program, run on the copy one after the other: (1) sqlite3_open + loading
 //             crawldb + the settings + `SELECT * FROM crawl_lease(1)`, timed inside the process;
 //             (1b) in another, `SELECT count(*) FROM outlinks WHERE src = 1` after the open
-//             (the first outlinks look-up: it replays the links log), and its VmHWM; (2) --lookups `SELECT id FROM urls WHERE url = ?` of random URLs already added,
+//             (the first outlinks look-up: it replays the links log), and its VmHWM;
+//             (2) --lookups `SELECT id FROM urls WHERE url = ?` of random URLs already added,
 //             (3) in another process --lookups `SELECT url FROM urls WHERE id = ?` of other
 //             random ones (prepared once; the loop's wall time ÷ count, the first look-up, which
 //             pays the table's loading, also shown alone); (4) 4 processes each open the copy,

@@ -7,12 +7,13 @@
 // sorted list per node in a hash map, about 60 bytes per arc), which at delta_buffer_arcs()
 // arcs is frozen into compressed sorted runs (delta_runs.h, about 6 bytes per arc for both
 // directions with the filter); a replayed log's additions, a buffer's worth or more at once, go
-// into runs directly (ReplayInBatches). Arcs of the base or of the runs removed since are remembered as
-// tombstones. A list read through the store is the base list and the runs' lists less their
-// tombstones, merged with the buffer's list: every change is visible at once. Node ids are
-// uint32_t; a node with no base list (id ≥ base size) may still have delta arcs. Tombstones of
-// run arcs are purged (the runs rewritten without those arcs) at every undo, so that a rolled
-// back transaction leaves nothing behind, and once they reach an eighth of the runs' arcs.
+// into runs directly (ReplayInBatches). Arcs of the base or of the runs removed since are
+// remembered as tombstones. A list read through the store is the base list and the runs' lists
+// less their tombstones, merged with the buffer's list: every change is visible at once. Node
+// ids are uint32_t; a node with no base list (id ≥ base size) may still have delta arcs.
+// Tombstones of run arcs are purged (the runs rewritten without those arcs) at every undo, so
+// that a rolled back transaction leaves nothing behind, and once they reach an eighth of the
+// runs' arcs.
 //
 // Every change is recorded in an undo log until its transaction ends, so that a rollback, or a
 // rollback to a savepoint, restores the store exactly (UndoTo); the changes after a mark are what
