@@ -180,21 +180,17 @@ void LinkStore::ApplyRemove(uint32_t src, uint32_t dst) {
 }
 
 void LinkStore::FreezeBuffer() {
+  // The in-buffer is the out-buffer's transpose (Check()): both runs come from the out one.
   std::vector<uint64_t> keys;
   keys.reserve(buffer_arcs_);
-  for (auto [buffer, runs] :
-       {std::pair{&delta_out_, &runs_out_}, std::pair{&delta_in_, &runs_in_}}) {
-    keys.clear();
-    buffer->ForEach([&](uint32_t node, const std::vector<uint32_t>& list) {
-      for (uint32_t other : list) keys.push_back(ArcKey(node, other));
-    });
-    RadixSortKeys(&keys);
-    codecs::ArcRun::Builder run;
-    for (uint64_t key : keys) run.Append(key);
-    runs->Add(std::move(run).Finish());
-    buffer->Clear();
-  }
+  delta_out_.ForEach([&](uint32_t src, const std::vector<uint32_t>& targets) {
+    for (uint32_t dst : targets) keys.push_back(ArcKey(src, dst));
+  });
+  delta_out_.Clear();
+  delta_in_.Clear();
   buffer_arcs_ = 0;
+  RadixSortKeys(&keys);
+  AddRuns(keys);
 }
 
 void LinkStore::PurgeRunTombstones() {
@@ -307,11 +303,15 @@ absl::Status LinkStore::EndReplay() {
           absl::StrCat("links log: adds the arc ", src, " -> ", dst, ", already present"));
     }
     keys[kept++] = keys[i];
+    delta_limit_ = std::max(delta_limit_, std::max(src, dst) + 1);
   }
   // A corrupt base list reads as empty: its arcs would have looked absent.
   if (absl::Status status = this->status(); !status.ok()) return status;
   keys.resize(kept);
   AddRuns(keys);
+  delta_arcs_ += kept;
+  arc_count_ += kept;
+  ++version_;
   return absl::OkStatus();
 }
 
@@ -321,19 +321,13 @@ void LinkStore::AddRuns(const std::vector<uint64_t>& keys) {
   in_keys.reserve(keys.size());
   for (uint64_t key : keys) {
     out.Append(key);
-    const uint32_t src = codecs::ArcMajor(key);
-    const uint32_t dst = codecs::ArcMinor(key);
-    in_keys.push_back(ArcKey(dst, src));
-    delta_limit_ = std::max(delta_limit_, std::max(src, dst) + 1);
+    in_keys.push_back(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
   }
   runs_out_.Add(std::move(out).Finish());
   RadixSortKeys(&in_keys);
   codecs::ArcRun::Builder in;
   for (uint64_t key : in_keys) in.Append(key);
   runs_in_.Add(std::move(in).Finish());
-  delta_arcs_ += keys.size();
-  arc_count_ += keys.size();
-  ++version_;
 }
 
 void LinkStore::UndoTo(size_t mark) {

@@ -159,8 +159,8 @@ class LinkStore {
   void ApplyRemove(uint32_t src, uint32_t dst);
   // Moves the buffer into the runs.
   void FreezeBuffer();
-  // Adds `keys` (ArcKeys, sorted; none present, as Contains tells) to the delta as one run per
-  // direction.
+  // Adds `keys` (ArcKeys, sorted; none in the runs) to the runs, one run per direction; the
+  // caller counts them (FreezeBuffer's were counted when buffered; EndReplay counts its own).
   void AddRuns(const std::vector<uint64_t>& keys);
   // Rewrites the runs without their tombstoned arcs, and drops those tombstones.
   void PurgeRunTombstones();
