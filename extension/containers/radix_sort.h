@@ -1,8 +1,10 @@
-// RadixSortKeys: sorts 64-bit keys (a link store's arc keys, major · 2^32 + minor) by least
-// significant byte first: one pass counts all eight bytes, then one scatter per byte that
-// varies (node ids below 2^24 leave two of the eight alike in every key). About twice
-// std::sort's speed on a million random arcs among a million nodes. Small inputs go to
-// std::sort.
+// RadixSortBy: sorts items by a 64-bit key, least significant byte first: one pass counts all
+// eight bytes, then one stable scatter per byte that varies (node ids below 2^24 leave two of
+// the eight alike in every key). About twice std::sort's speed on a million random arcs among a
+// million nodes; on the 10,000 (id, rank) pairs of a url part at 10 M URLs, it took a cold
+// look-up by id from a fifth of its time in std::sort to a tenth in sorting and making the
+// pairs together. Small inputs go to std::stable_sort. RadixSortKeys sorts the keys themselves
+// (a link store's arc keys, major · 2^32 + minor).
 #pragma once
 
 #include <algorithm>
@@ -14,26 +16,34 @@
 
 namespace crawldb {
 
-inline void RadixSortKeys(std::vector<uint64_t>* keys) {
+// `key(item)` gives an item's uint64_t key; items with equal keys keep their order.
+template <typename T, typename Key>
+void RadixSortBy(std::vector<T>* items, Key key) {
   constexpr size_t kSmall = 256;
-  if (keys->size() < kSmall) {
-    std::sort(keys->begin(), keys->end());
+  if (items->size() < kSmall) {
+    std::stable_sort(items->begin(), items->end(),
+                     [&](const T& a, const T& b) { return key(a) < key(b); });
     return;
   }
-  // counts[b][v]: keys whose byte b is v, all eight counted in one pass.
+  // counts[b][v]: items whose key's byte b is v, all eight counted in one pass.
   std::vector<std::array<size_t, 256>> counts(8, std::array<size_t, 256>{});
-  for (uint64_t key : *keys) {
-    for (int b = 0; b < 8; ++b) ++counts[b][(key >> (8 * b)) & 0xFF];
+  for (const T& item : *items) {
+    const uint64_t k = key(item);
+    for (int b = 0; b < 8; ++b) ++counts[b][(k >> (8 * b)) & 0xFF];
   }
-  std::vector<uint64_t> scratch(keys->size());
+  std::vector<T> scratch(items->size());
   for (int b = 0; b < 8; ++b) {
     std::array<size_t, 256>& count = counts[b];
-    if (*std::max_element(count.begin(), count.end()) == keys->size()) continue;  // shared byte
+    if (*std::max_element(count.begin(), count.end()) == items->size()) continue;  // shared byte
     size_t start = 0;
     for (size_t& c : count) start += std::exchange(c, start);
-    for (uint64_t key : *keys) scratch[count[(key >> (8 * b)) & 0xFF]++] = key;
-    keys->swap(scratch);
+    for (const T& item : *items) scratch[count[(key(item) >> (8 * b)) & 0xFF]++] = item;
+    items->swap(scratch);
   }
+}
+
+inline void RadixSortKeys(std::vector<uint64_t>* keys) {
+  RadixSortBy(keys, [](uint64_t key) { return key; });
 }
 
 }  // namespace crawldb

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "extension/containers/radix_sort.h"
 #include "extension/frontier/frontier_changes.h"
 #include "extension/identity/registrable_domain.h"
 #include "extension/identity/url_fingerprint.h"
@@ -135,14 +138,30 @@ absl::Status FrontierStore::ReadPart(size_t part) {
     hosts_[id].queue.clear();
     hosts_[id].timers.clear();
   }
+  // The queued keys are gathered and sorted first: a btree filled in order appends at its end,
+  // where random inserts cost a fifth of a lease at 10 M URLs. Sorted by radix, least
+  // significant field first (each pass is stable): std::sort cost as much as the inserts.
+  std::vector<std::pair<uint32_t, QueueKey>> queued;
+  queued.reserve(read.records.size());
   read.records.ForEach([&](uint64_t fp, const UrlRecord& record) {
-    Host& host = hosts_[record.host];
     if (record.state == UrlState::kQueued) {
-      host.queue.insert(KeyOf(fp, record));
+      queued.emplace_back(record.host, KeyOf(fp, record));
     } else if (HasTimer(record.state)) {
-      host.timers.insert({record.due, fp});
+      hosts_[record.host].timers.insert({record.due, fp});
     }
   });
+  using Queued = std::pair<uint32_t, QueueKey>;
+  RadixSortBy(&queued, [](const Queued& entry) { return entry.second.fp; });
+  RadixSortBy(&queued, [](const Queued& entry) {
+    // The sign bit flipped: negative priorities sort below positive ones.
+    const uint32_t priority = static_cast<uint32_t>(entry.second.priority) ^ 0x8000'0000u;
+    return uint64_t{entry.second.depth} << 32 | priority;
+  });
+  RadixSortBy(&queued, [](const Queued& entry) { return uint64_t{entry.first}; });
+  for (const auto& [host, key] : queued) {
+    absl::btree_set<QueueKey>& queue = hosts_[host].queue;
+    queue.insert(queue.end(), key);
+  }
   std::vector<HostSummary> derived = Derive(part);
   for (size_t i = 0; i < read.hosts.size(); ++i) {
     const Host& host = hosts_[read.hosts[i]];

@@ -109,7 +109,8 @@ std::vector<uint8_t> UrlPart::Serialize() const {
 }
 
 absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
-                                      std::shared_ptr<const codecs::UrlBlockModel> model) {
+                                      std::shared_ptr<const codecs::UrlBlockModel> model,
+                                      int64_t first_id, int64_t last_id) {
   const uint8_t* p = data.data();
   const uint8_t* end = p + data.size();
   if (p == end) return Corrupt("empty");
@@ -167,10 +168,12 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   part.keys_ = std::move(*keys);
   // Every id in range. That none repeats is checked where the ids are sorted (UrlStore's id→URL):
   // sorting them here would cost a cold look-up a fifth of its time.
+  const int64_t high = std::min(last_id, part.through_id_);
   for (size_t rank = 0; rank < count; ++rank) {
     const int64_t id = part.IdAt(rank);
-    if (id > part.through_id_) {
-      return Corrupt(absl::StrCat("id ", id, " is above the through id ", through_id));
+    if (id < first_id || id > high) {
+      return Corrupt(absl::StrCat("id ", id, " is outside ", first_id, "..", high,
+                                  " (the through id is ", through_id, ")"));
     }
   }
   return part;

@@ -57,8 +57,10 @@ class UrlPart {
   static absl::StatusOr<UrlPart> Build(absl::Span<const absl::string_view> keys,
                                        absl::Span<const int64_t> ids, int64_t through_id,
                                        std::shared_ptr<const codecs::UrlBlockModel> model);
+  // Every id must also lie in [first_id, last_id] (a store's ids after its base).
   static absl::StatusOr<UrlPart> Load(absl::Span<const uint8_t> data,
-                                      std::shared_ptr<const codecs::UrlBlockModel> model);
+                                      std::shared_ptr<const codecs::UrlBlockModel> model,
+                                      int64_t first_id = 1, int64_t last_id = INT64_MAX);
   std::vector<uint8_t> Serialize() const;
 
   size_t size() const { return keys_.size(); }

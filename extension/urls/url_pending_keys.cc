@@ -14,7 +14,25 @@ uint32_t PendingKeys::KeyHash32(absl::string_view key) {
   return static_cast<uint32_t>(XXH3_64bits(key.data(), key.size()) >> 32);
 }
 
+void PendingKeys::BuildIndex() const {
+  if (indexed_) return;
+  indexed_ = true;
+  index_.reserve(size());
+  for (size_t i = 0; i < size(); ++i) Index(i, KeyHash32(key(i)));
+}
+
+std::optional<size_t> PendingKeys::Index(size_t index, uint32_t hash) const {
+  std::optional<size_t> replaced;
+  if (auto it = index_.find(Probe{key(index), hash}); it != index_.end()) {
+    replaced = it->index;
+    index_.erase(it);
+  }
+  index_.insert(Slot{static_cast<uint32_t>(index), hash});
+  return replaced;
+}
+
 std::optional<size_t> PendingKeys::Find(absl::string_view key) const {
+  BuildIndex();
   auto it = index_.find(Probe{key, KeyHash32(key)});
   if (it == index_.end()) return std::nullopt;
   return it->index;
@@ -27,33 +45,34 @@ std::optional<size_t> PendingKeys::FindId(int64_t id) const {
 }
 
 std::optional<size_t> PendingKeys::Append(int64_t id, absl::string_view key) {
-  const uint32_t hash = KeyHash32(key);  // once, for the look-up and the insert
-  std::optional<size_t> replaced;
-  if (auto it = index_.find(Probe{key, hash}); it != index_.end()) {
-    replaced = it->index;
-    index_.erase(it);
-  }
+  BuildIndex();
   bytes_.append(key.data(), key.size());
   ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   ids_.push_back(id);
-  index_.insert(Slot{static_cast<uint32_t>(size() - 1), hash});
-  return replaced;
+  return Index(size() - 1, KeyHash32(key));
+}
+
+void PendingKeys::AppendStored(int64_t id, absl::string_view key) {
+  bytes_.append(key.data(), key.size());
+  ends_.push_back(static_cast<uint32_t>(bytes_.size()));
+  ids_.push_back(id);
+  if (indexed_) Index(size() - 1, KeyHash32(key));
 }
 
 void PendingKeys::Reserve(size_t entries, size_t key_bytes) {
   bytes_.reserve(key_bytes);
   ends_.reserve(entries);
   ids_.reserve(entries);
-  index_.reserve(entries);
+  if (indexed_) index_.reserve(entries);
 }
 
 void PendingKeys::PopBack(std::optional<size_t> reindex) {
   // Erase by index, not by key: an older entry with the same key may be the indexed one.
-  index_.erase(SlotOf(size() - 1));
+  if (indexed_) index_.erase(SlotOf(size() - 1));
   ids_.pop_back();
   ends_.pop_back();
   bytes_.resize(ends_.empty() ? 0 : ends_.back());
-  if (reindex.has_value()) index_.insert(SlotOf(*reindex));
+  if (indexed_ && reindex.has_value()) index_.insert(SlotOf(*reindex));
 }
 
 size_t PendingKeys::MemoryBytes() const {

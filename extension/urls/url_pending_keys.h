@@ -5,8 +5,11 @@
 // Keys are packed back to back in one buffer (no std::string per URL). A hash set of (entry,
 // 32-bit key hash) answers "which entry holds this key"; an entry can be taken out of it
 // (Append does, for an older entry with the same key: a URL deleted and added again, so that
-// the newer entry is the one found) and put back by PopBack (rollback).
-// Memory: per entry its key bytes, 4 bytes of end offset, 8 of id and about 10 of hash set.
+// the newer entry is the one found) and put back by PopBack (rollback). The set is built at the
+// first Find or Append, not while a part's stored keys are read (AppendStored): a part read for
+// look-ups by id (a lease reading its URLs) never hashes its keys.
+// Memory: per entry its key bytes, 4 bytes of end offset, 8 of id and, once built, about 10 of
+// hash set.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +40,7 @@ class PendingKeys {
   // Bytes of all the keys.
   size_t key_bytes() const { return bytes_.size(); }
 
-  // The indexed entry holding `key`, if any.
+  // The indexed entry holding `key`, if any: the newest entry with it.
   std::optional<size_t> Find(absl::string_view key) const;
   // The entry of `id`, if any (ids increase with the index).
   std::optional<size_t> FindId(int64_t id) const;
@@ -45,6 +48,9 @@ class PendingKeys {
   // Appends (id, key); id must exceed every id held. Returns the entry with the same key it
   // took out of the hash set, if there was one.
   std::optional<size_t> Append(int64_t id, absl::string_view key);
+  // Appends (id, key) read from the stored form: nothing to undo, and indexed only when the
+  // hash set is built already.
+  void AppendStored(int64_t id, absl::string_view key);
   // Room for `entries` entries of `key_bytes` bytes of keys in all, so that appending them does
   // not grow the containers one step at a time.
   void Reserve(size_t entries, size_t key_bytes);
@@ -80,11 +86,17 @@ class PendingKeys {
     bool operator()(const Probe& probe, const Slot& slot) const { return (*this)(slot, probe); }
   };
   Slot SlotOf(size_t index) const { return {static_cast<uint32_t>(index), KeyHash32(key(index))}; }
+  // Indexes every entry, the newest of each key, unless done already.
+  void BuildIndex() const;
+  // Indexes entry `index` (the newest), taking out the older entry with its key, if any.
+  std::optional<size_t> Index(size_t index, uint32_t hash) const;
 
   std::string bytes_;
   std::vector<uint32_t> ends_;  // key i is bytes_[ends_[i − 1], ends_[i])
   std::vector<int64_t> ids_;
-  absl::flat_hash_set<Slot, SlotHash, SlotEq> index_;
+  // Built by the first Find or Append (BuildIndex), kept up to date from then on.
+  mutable absl::flat_hash_set<Slot, SlotHash, SlotEq> index_;
+  mutable bool indexed_ = false;
 };
 
 }  // namespace crawldb::urls

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "extension/containers/radix_sort.h"
 
 namespace crawldb::urls {
 namespace {
@@ -82,28 +83,29 @@ std::shared_ptr<const codecs::UrlBlockModel> UrlStore::PartsModel() const {
   return nullptr;
 }
 
-absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
+absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::LoadRun(size_t part) {
   auto loaded = std::make_shared<LoadedPart>();
   if (source_ == nullptr) return loaded;
+  loaded->pending_loaded = false;
   absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> run = source_->ReadRun(part);
   if (!run.ok()) return run.status();
   if (run->has_value()) {
     if (PartsModel() == nullptr) {
       return absl::DataLossError(absl::StrCat("url part ", part, " has no model to read it"));
     }
-    absl::StatusOr<UrlPart> decoded = UrlPart::Load((*run)->data, PartsModel());
-    if (!decoded.ok()) return decoded.status();
-    for (size_t rank = 0; rank < decoded->size(); ++rank) {
-      const int64_t id = decoded->IdAt(rank);
-      if (id <= static_cast<int64_t>(base_.size()) || id > max_id_) {
-        return absl::DataLossError(
-            absl::StrCat("url part ", part, ": id ", id, " is out of range"));
-      }
+    absl::StatusOr<UrlPart> decoded =
+        UrlPart::Load((*run)->data, PartsModel(), static_cast<int64_t>(base_.size()) + 1, max_id_);
+    if (!decoded.ok()) {
+      return absl::DataLossError(absl::StrCat("url part ", part, ": ", decoded.status().message()));
     }
     loaded->run = std::make_shared<const UrlPart>(*std::move(decoded));
     loaded->run_seq = (*run)->seq;
   }
-  int64_t last_id = static_cast<int64_t>(base_.size());
+  return loaded;
+}
+
+absl::Status UrlStore::LoadPending(size_t part, LoadedPart* loaded) {
+  int64_t last_id = std::max(static_cast<int64_t>(base_.size()), loaded->run->through_id());
   auto add = [&](absl::Span<const int64_t> ids, absl::Span<const absl::string_view> keys) {
     size_t key_bytes = loaded->pending.key_bytes();
     for (absl::string_view key : keys) key_bytes += key.size();
@@ -119,7 +121,7 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
             absl::StrCat("url part ", part, ": pending id ", id, " belongs to another part"));
       }
       last_id = id;
-      loaded->pending.Append(id, keys[i]);
+      loaded->pending.AppendStored(id, keys[i]);
     }
     return absl::OkStatus();
   };
@@ -132,19 +134,32 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Load(size_t part) {
       });
   if (!status.ok()) return status;
   if (absl::Status tail = source_->ReadTail(part, add); !tail.ok()) return tail;
-  return loaded;
+  loaded->pending_loaded = true;
+  return absl::OkStatus();
 }
 
-absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Part(size_t part) {
+absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::HeldRun(size_t part) {
   Slot& slot = slots_[part];
   slot.used = ++tick_;
   if (slot.held != nullptr) return slot.held;
-  absl::StatusOr<std::shared_ptr<LoadedPart>> loaded = Load(part);
+  absl::StatusOr<std::shared_ptr<LoadedPart>> loaded = LoadRun(part);
   if (!loaded.ok()) return loaded.status();
   slot.held = *std::move(loaded);
   slot.bytes = slot.held->MemoryBytes();
   held_bytes_ += slot.bytes;
   std::shared_ptr<LoadedPart> held = slot.held;
+  Evict(part);
+  return held;
+}
+
+absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Part(size_t part) {
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = HeldRun(part);
+  if (!held.ok() || (*held)->pending_loaded) return held;
+  if (absl::Status status = LoadPending(part, held->get()); !status.ok()) {
+    ForgetPart(part);  // half read
+    return status;
+  }
+  Recount(part);
   Evict(part);
   return held;
 }
@@ -269,7 +284,8 @@ absl::Status UrlStore::MergePart(size_t part, int64_t seq) {
 }
 
 void UrlStore::RowWritten(size_t part, size_t count) {
-  if (slots_[part].held == nullptr) return;  // read with the row when next needed
+  // Not held, or held without its pending keys: read with the row when next needed.
+  if (slots_[part].held == nullptr || !slots_[part].held->pending_loaded) return;
   slots_[part].held->row_sizes.push_back(static_cast<uint32_t>(count));
 }
 
@@ -342,20 +358,26 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
   }
   absl::StatusOr<size_t> part_number = id_parts_.PartOf(id);
   if (!part_number.ok()) return part_number.status();
-  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(*part_number);
+  // An id up to the run's through id is in the run or nowhere: its pending keys (ids above it)
+  // are read only for a newer id.
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = HeldRun(*part_number);
+  if (held.ok() && id > (*held)->run->through_id()) held = Part(*part_number);
   if (!held.ok()) return held.status();
   LoadedPart& part = **held;
-  if (std::optional<size_t> index = part.pending.FindId(id)) {
+  if (id > part.run->through_id()) {
+    std::optional<size_t> index = part.pending.FindId(id);
+    if (!index.has_value()) return std::optional<std::string>();
     return std::optional<std::string>(part.pending.key(*index));
   }
   const UrlPart& run = *part.run;
   if (part.ranks_by_id.size() != run.size()) {
-    // (id, rank) pairs sort faster than ranks compared through IdAt's bit unpacking.
-    std::vector<std::pair<int64_t, uint32_t>> by_id(run.size());
+    // (id, rank) pairs radix-sorted: the first look-up by id in a part pays for it, at 10 M URLs
+    // a fifth of a cold look-up's time when it was std::sort.
+    std::vector<std::pair<uint64_t, uint32_t>> by_id(run.size());
     for (size_t rank = 0; rank < run.size(); ++rank) {
-      by_id[rank] = {run.IdAt(rank), static_cast<uint32_t>(rank)};
+      by_id[rank] = {static_cast<uint64_t>(run.IdAt(rank)), static_cast<uint32_t>(rank)};
     }
-    std::sort(by_id.begin(), by_id.end());
+    RadixSortBy(&by_id, [](const std::pair<uint64_t, uint32_t>& pair) { return pair.first; });
     for (size_t i = 1; i < by_id.size(); ++i) {
       if (by_id[i].first == by_id[i - 1].first) {
         return absl::DataLossError(

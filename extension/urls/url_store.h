@@ -16,8 +16,10 @@
 //
 // Paging. The store holds the base, the deleted ids and the parts and id-map chunks that
 // statements needed: a part is read from the source (the table's shadow tables: its run and
-// its pending keys, in its pending rows and then in the log tail) on first use and evicted, least recently used, once the parts held pass
-// the cache bound — except parts holding adds not yet committed. Without a source (the store
+// its pending keys, in its pending rows and then in the log tail) on first use and evicted,
+// least recently used, once the parts held pass the cache bound — except parts holding adds not
+// yet committed. A look-up of an id the run holds reads the run alone; the pending keys are read
+// when something needs them. Without a source (the store
 // used alone, in tests and benchmarks) every part is in memory from the start, empty.
 // Statements that hold a part (a cursor) keep it alive through a shared pointer even when the
 // store evicts it.
@@ -90,6 +92,9 @@ struct LoadedPart {
   std::vector<uint32_t> row_sizes;
   // Ranks of the run ordered by id, made by the first look-up by id.
   std::vector<uint32_t> ranks_by_id;
+  // False while only the run is read (a part read for look-ups of ids the run holds): `pending`
+  // and `row_sizes` are empty then, and read when first needed.
+  bool pending_loaded = true;
   size_t MemoryBytes() const;
 };
 
@@ -222,7 +227,12 @@ class UrlStore {
   absl::Status ForEachLiveKey(
       const std::function<absl::Status(absl::string_view key, int64_t id)>& visit);
   absl::Status TrainPartsModel();
-  absl::StatusOr<std::shared_ptr<LoadedPart>> Load(size_t part);
+  // Part `part`'s run, read from the source (pending keys not read).
+  absl::StatusOr<std::shared_ptr<LoadedPart>> LoadRun(size_t part);
+  // Reads part `part`'s pending keys into `loaded`, which holds its run.
+  absl::Status LoadPending(size_t part, LoadedPart* loaded);
+  // Part `part` as held, or its run read from the source when not held.
+  absl::StatusOr<std::shared_ptr<LoadedPart>> HeldRun(size_t part);
   void Recount(size_t part);
   // Evicts parts, least recently used first, while the parts held pass the bound; never `keep`.
   void Evict(size_t keep);

@@ -1,9 +1,12 @@
 // RadixSortKeys sorts as std::sort does: arc-like keys (two ids below 2^20), full 64-bit keys,
-// keys sharing every byte but one, duplicates, sizes around the small-input cut.
+// keys sharing every byte but one, duplicates, sizes around the small-input cut. RadixSortBy
+// sorts items as std::stable_sort does by the same keys.
 #include "extension/containers/radix_sort.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -32,6 +35,23 @@ TEST(RadixSortKeys, SortsAsStdSort) {
       SCOPED_TRACE(n);
       ExpectSortsAsStdSort(keys);
     }
+  }
+}
+
+TEST(RadixSortBy, SortsItemsStablyByTheirKey) {
+  std::mt19937_64 random(7);
+  for (size_t n : {0, 3, 255, 256, 5000}) {
+    SCOPED_TRACE(n);
+    // (key, original position): few distinct keys, so that stability shows.
+    std::vector<std::pair<uint64_t, uint32_t>> items;
+    for (size_t i = 0; i < n; ++i) {
+      items.emplace_back((random() % 50) << 40 | 0xABCD, static_cast<uint32_t>(i));
+    }
+    std::vector<std::pair<uint64_t, uint32_t>> expected = items;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    RadixSortBy(&items, [](const std::pair<uint64_t, uint32_t>& item) { return item.first; });
+    EXPECT_EQ(items, expected);
   }
 }
 

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
@@ -62,6 +64,14 @@ TEST(UrlPart, StoredFormRoundTripsAndRefusesDamage) {
   }
   EXPECT_EQ(UrlPart::Build(views, ids, 1500, model).status().code(),
             absl::StatusCode::kInvalidArgument);  // an id above the through id
+  // A reader's id range that leaves the lowest or the highest id out refuses the part.
+  const int64_t high = *std::max_element(ids.begin(), ids.end());
+  ASSERT_EQ(*std::min_element(ids.begin(), ids.end()), 1000);
+  EXPECT_TRUE(UrlPart::Load(data, model, 1000, high).ok());
+  EXPECT_EQ(UrlPart::Load(data, model, 1001, high).status().message(),
+            absl::StrCat("url part: id 1000 is outside 1001..", high, " (the through id is 3000)"));
+  EXPECT_EQ(UrlPart::Load(data, model, 1000, high - 1).status().code(),
+            absl::StatusCode::kDataLoss);
   // Every truncation and many byte flips: refused or read, never out of bounds (ASan).
   for (size_t length = 0; length < data.size(); ++length) {
     absl::StatusOr<UrlPart> cut =

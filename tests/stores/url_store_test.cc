@@ -1,11 +1,16 @@
-// UrlStore without SQL: ids, tombstones, the undo log and replay.
+// UrlStore without SQL: ids, tombstones, the undo log and replay, and what a part read from a
+// source reads (its run alone for a look-up of an id the run holds).
 #include "extension/urls/url_store.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "codecs/url_block_model.h"
 
 namespace crawldb::urls {
 namespace {
@@ -241,6 +246,117 @@ TEST(UrlStore, RebuildMapsOldIdsToNewIds) {
   EXPECT_EQ(old_to_new[static_cast<size_t>(gone)], 0);
   EXPECT_EQ(old_to_new[1], 0);
   EXPECT_GT(old_to_new[static_cast<size_t>(between)], 0);
+}
+
+}  // namespace
+}  // namespace crawldb::urls
+
+namespace crawldb::urls {
+namespace {
+
+// One part stored: a run of ids 1..5 and pending keys of ids 6 and 7, all of one host.
+class OnePartSource : public UrlStoreSource {
+ public:
+  OnePartSource(std::shared_ptr<const codecs::UrlBlockModel> model, int64_t first_pending_id)
+      : first_pending_id_(first_pending_id) {
+    for (const char* path : {"a", "b", "c", "d", "e", "f", "g"}) {
+      keys_.push_back(std::string("com,example)/") + path);
+    }
+    part_ = UrlPartOf(keys_[0]);
+    const std::vector<absl::string_view> run_keys(keys_.begin(), keys_.begin() + 5);
+    const std::vector<int64_t> run_ids = {3, 1, 5, 2, 4};  // ids by key rank
+    absl::StatusOr<UrlPart> run = UrlPart::Build(run_keys, run_ids, 5, std::move(model));
+    EXPECT_TRUE(run.ok()) << run.status();
+    if (run.ok()) run_ = run->Serialize();
+  }
+
+  absl::StatusOr<std::optional<StoredRun>> ReadRun(size_t part) override {
+    if (part != part_) return std::optional<StoredRun>();
+    return std::optional<StoredRun>(StoredRun{1, run_});
+  }
+  absl::Status ReadPending(
+      size_t part, int64_t,
+      const std::function<absl::Status(absl::Span<const int64_t>,
+                                       absl::Span<const absl::string_view>)>& add_row) override {
+    ++pending_reads_;
+    if (part != part_) return absl::OkStatus();
+    const std::vector<int64_t> ids = {first_pending_id_, first_pending_id_ + 1};
+    const std::vector<absl::string_view> keys = {keys_[5], keys_[6]};
+    return add_row(ids, keys);
+  }
+  absl::Status ReadTail(
+      size_t, const std::function<absl::Status(absl::Span<const int64_t>,
+                                               absl::Span<const absl::string_view>)>&) override {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::optional<std::vector<uint16_t>>> ReadIdChunk(int64_t chunk) override {
+    if (chunk != 0) return std::optional<std::vector<uint16_t>>();
+    return std::optional<std::vector<uint16_t>>(std::vector<uint16_t>(7, part_));
+  }
+
+  const std::vector<std::string>& keys() const { return keys_; }
+  int pending_reads() const { return pending_reads_; }
+
+ private:
+  int64_t first_pending_id_;
+  std::vector<std::string> keys_;
+  size_t part_ = 0;
+  std::vector<uint8_t> run_;
+  int pending_reads_ = 0;
+};
+
+// A store over OnePartSource, with ids through 7.
+struct OnePartStore {
+  explicit OnePartStore(int64_t first_pending_id)
+      : model(std::make_shared<const codecs::UrlBlockModel>()),
+        source(model, first_pending_id),
+        store(&source) {
+    store.SetPartsModel(model);
+    store.SetMaxId(7);
+  }
+  std::shared_ptr<const codecs::UrlBlockModel> model;
+  OnePartSource source;
+  UrlStore store;
+};
+
+TEST(UrlStore, ALookUpOfAnIdTheRunHoldsReadsTheRunAlone) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  EXPECT_EQ(KeyOk(store, 1), source.keys()[1]);
+  EXPECT_EQ(KeyOk(store, 5), source.keys()[2]);
+  EXPECT_EQ(source.pending_reads(), 0);
+  // An id above the run's through id reads the pending keys, once.
+  EXPECT_EQ(KeyOk(store, 7), source.keys()[6]);
+  EXPECT_EQ(KeyOk(store, 6), source.keys()[5]);
+  EXPECT_EQ(source.pending_reads(), 1);
+  // A look-up by URL and an add see the pending keys read that way.
+  EXPECT_EQ(FindOk(store, source.keys()[6]), 7);
+  EXPECT_EQ(FindOk(store, source.keys()[0]), 3);
+  EXPECT_EQ(AddOk(store, "com,example)/h"), 8);
+  EXPECT_EQ(FindOk(store, "com,example)/h"), 8);
+  EXPECT_EQ(source.pending_reads(), 1);
+}
+
+TEST(UrlStore, ALookUpByUrlReadsThePendingKeysWithTheRun) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  EXPECT_EQ(FindOk(store, source.keys()[5]), 6);
+  EXPECT_EQ(source.pending_reads(), 1);
+  EXPECT_EQ(KeyOk(store, 4), source.keys()[4]);
+  EXPECT_EQ(source.pending_reads(), 1);
+}
+
+TEST(UrlStore, PendingKeysAtOrBelowTheRunsThroughIdAreRefused) {
+  OnePartStore one(5);  // pending ids 5 and 6, but the run holds ids through 5
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  EXPECT_EQ(KeyOk(store, 2), source.keys()[3]);  // the run alone is sound
+  absl::StatusOr<std::optional<std::string>> key = store.KeyOf(6);
+  EXPECT_EQ(key.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(key.status().message(), absl::StrCat("url part ", UrlPartOf(source.keys()[0]),
+                                                 ": pending id 5 is out of order or range"));
 }
 
 }  // namespace
