@@ -31,11 +31,23 @@ constexpr size_t kTailRows = 1024;
 // A commit with more URL changes than this leaves them out of its log row (they would pass
 // the default log_tail_kb alone): it folds, and other connections forget the parts it changed.
 constexpr size_t kMaxLoggedUrls = 16384;
-// A part's pending change sets are merged into its snapshot once they weigh this much and as
-// much as the snapshot (each record is then rewritten about twice per doubling of its part), or
-// once they are this many rows (so that reading a part reads a bounded number of rows).
+// A part's pending change sets are merged into its snapshot (MergeDue) once they weigh
+// kMinMergeBytes and as much as the snapshot (each record is then rewritten about twice per
+// doubling of its part); or once they are kFewPendingRows rows and weigh a share of it, a
+// quarter to five eighths by part; or once they are kMaxPendingRows rows. The share keeps the
+// bytes a merge rewrites within a few times those added since the last one at any size, where
+// a plain cap of 16 rows rewrote every part every 16 folds: the whole frontier every 16 commits
+// that reach every part. Spread by part, parts that grow alike do not all merge at one fold.
 constexpr int64_t kMinMergeBytes = 4096;
-constexpr int64_t kMaxPendingRows = 16;
+constexpr int64_t kFewPendingRows = 16;
+constexpr int64_t kMaxPendingRows = 256;
+
+bool MergeDue(uint32_t part, int64_t snapshot_bytes, int64_t pending_rows, int64_t pending_bytes) {
+  const int64_t eighths = 2 + part % 4;  // the share of the snapshot, in eighths
+  return pending_bytes >= std::max(kMinMergeBytes, snapshot_bytes) ||
+         (pending_rows >= kFewPendingRows && 8 * pending_bytes >= eighths * snapshot_bytes) ||
+         pending_rows >= kMaxPendingRows;
+}
 // Hosts are stored kHostsPerGroup to a <t>_snapshot row, group g (hosts g × kHostsPerGroup
 // onwards) in row −1 − g: a commit that folds rewrites the groups of the hosts it touched, and
 // opening reads a few dozen rows rather than one per host.
@@ -522,10 +534,7 @@ absl::Status FrontierTable::Fold(int64_t seq) {
     if (!row) return absl::InternalError("crawldb_frontier: no part figures");
     const int64_t snapshot_bytes = stats.ColumnInt64(0), pending_rows = stats.ColumnInt64(1),
                   pending_bytes = stats.ColumnInt64(2);
-    if (pending_bytes >= std::max(kMinMergeBytes, snapshot_bytes) ||
-        pending_rows >= kMaxPendingRows) {
-      merges.push_back(part);
-    }
+    if (MergeDue(part, snapshot_bytes, pending_rows, pending_bytes)) merges.push_back(part);
   }
   CRAWLDB_RETURN_IF_ERROR(WriteHosts(tail_.hosts(), seq));
   // From here a part is read from its rows alone (they hold the tail).

@@ -30,6 +30,19 @@ double AfterDelay(double now, double delay) {
 
 }  // namespace
 
+void SortByHostAndKey(std::vector<std::pair<uint32_t, QueueKey>>* keys) {
+  // Least significant field first, each pass stable (std::sort of the pairs costs as much as
+  // the btree inserts it saves).
+  using Keyed = std::pair<uint32_t, QueueKey>;
+  RadixSortBy(keys, [](const Keyed& entry) { return entry.second.fp; });
+  RadixSortBy(keys, [](const Keyed& entry) {
+    // The sign bit flipped: negative priorities sort below positive ones.
+    const uint32_t priority = static_cast<uint32_t>(entry.second.priority) ^ 0x8000'0000u;
+    return (uint64_t{entry.second.depth} << 32) | priority;
+  });
+  RadixSortBy(keys, [](const Keyed& entry) { return uint64_t{entry.first}; });
+}
+
 std::string DescribeSummary(const HostSummary& summary) {
   const QueueKey& best = summary.best;
   return absl::StrCat(summary.size, " URLs, ", summary.queued, " queued (best depth ", best.depth,
@@ -139,8 +152,7 @@ absl::Status FrontierStore::ReadPart(size_t part) {
     hosts_[id].timers.clear();
   }
   // The queued keys are gathered and sorted first: a btree filled in order appends at its end,
-  // where random inserts cost a fifth of a lease at 10 M URLs. Sorted by radix, least
-  // significant field first (each pass is stable): std::sort cost as much as the inserts.
+  // where inserts in hash order each search and shift a node (bench/scale.sh's leases).
   std::vector<std::pair<uint32_t, QueueKey>> queued;
   queued.reserve(read.records.size());
   read.records.ForEach([&](uint64_t fp, const UrlRecord& record) {
@@ -150,14 +162,7 @@ absl::Status FrontierStore::ReadPart(size_t part) {
       hosts_[record.host].timers.insert({record.due, fp});
     }
   });
-  using Queued = std::pair<uint32_t, QueueKey>;
-  RadixSortBy(&queued, [](const Queued& entry) { return entry.second.fp; });
-  RadixSortBy(&queued, [](const Queued& entry) {
-    // The sign bit flipped: negative priorities sort below positive ones.
-    const uint32_t priority = static_cast<uint32_t>(entry.second.priority) ^ 0x8000'0000u;
-    return uint64_t{entry.second.depth} << 32 | priority;
-  });
-  RadixSortBy(&queued, [](const Queued& entry) { return uint64_t{entry.first}; });
+  SortByHostAndKey(&queued);
   for (const auto& [host, key] : queued) {
     absl::btree_set<QueueKey>& queue = hosts_[host].queue;
     queue.insert(queue.end(), key);

@@ -128,6 +128,10 @@ struct QueueKey {
   bool operator==(const QueueKey&) const = default;
 };
 
+// Sorts (host id, key) pairs by host, then by key, as std::sort would, by radix: the order a
+// part's queues are filled in (FrontierStore, when it reads a part).
+void SortByHostAndKey(std::vector<std::pair<uint32_t, QueueKey>>* keys);
+
 // What the store keeps of a host's records while its part is not held (stored with the host).
 struct HostSummary {
   uint64_t size = 0;     // records, in any state (its budget counts them)

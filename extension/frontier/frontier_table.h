@@ -129,8 +129,10 @@
 // part; a part is read (its snapshot, its pending rows and its changes in the tail) when a
 // statement reaches one of its hosts' records, and kept within `cache_mb` (frontier_store.h). A
 // fold merges a part's pending rows into a new snapshot once they weigh 4 kB and as much as the
-// snapshot, or are 16 rows, so a part's rows stay about twice its size and few. 'optimize'
-// folds, rewrites every part's snapshot and keeps only its own log row.
+// snapshot, or are 16 rows and weigh a quarter to five eighths of it (by part), or are 256
+// rows, so a part's rows stay within about twice its size and a merge rewrites a few times what
+// was added since the last (frontier_snapshot.cc). 'optimize' folds, rewrites every part's
+// snapshot and keeps only its own log row.
 //
 // Sources: frontier_table.cc (creation, the urls look-ups, statistics and checks),
 // frontier_cursor.h/.cc (plans and the cursor), frontier_commands.cc (row writes and the command

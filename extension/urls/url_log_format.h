@@ -23,7 +23,8 @@
 //               keys BLOB NOT NULL)
 //             the URLs transaction `seq` added to one part (one row, or several for a large
 //             transaction); row = part × 2^40 + the first of `ids` (PendingRow), so that a
-//             part's rows are one range of the table, in id order (ids stay below 2^40)
+//             part's rows are one range of the table, in id order (ids stay below 2^40); the
+//             rows after the part's run (url_part.h) hold only ids above its through id
 //   ids     := version:u8 (= kIdGapsFormatVersion) count:varint first:varint
 //              (gap − 1):varint{count − 1}: increasing ids
 //   keys    := version:u8 (= kLogKeysFormatVersion) count:varint packed

@@ -12,7 +12,10 @@
 //   data := version:u8 (= kPartFormatVersion) through_id:varint count:varint id_bits:u8
 //           ids[count] filter keys
 //   through_id  the part holds every URL of its hosts with an id ≤ through_id that was live when
-//               the part was written; later ids are not in it
+//               the part was written; later ids are not in it: they are in the part's
+//               <t>_pending rows of later commits (url_log_format.h), which hold no id ≤
+//               through_id (a store refuses a row that does, and reads those rows only for a
+//               look-up that needs them)
 //   ids         the id of each key in key order, as (id − 1) in id_bits bits each, LSB first,
 //               padded to a byte; id_bits ≤ 40
 //   filter    := word:u64le{FilterWords(count)}: a blocked Bloom filter of the keys, so that a

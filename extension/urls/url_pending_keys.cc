@@ -16,9 +16,9 @@ uint32_t PendingKeys::KeyHash32(absl::string_view key) {
 
 void PendingKeys::BuildIndex() const {
   if (indexed_) return;
-  indexed_ = true;
   index_.reserve(size());
   for (size_t i = 0; i < size(); ++i) Index(i, KeyHash32(key(i)));
+  indexed_ = true;
 }
 
 std::optional<size_t> PendingKeys::Index(size_t index, uint32_t hash) const {

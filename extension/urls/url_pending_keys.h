@@ -8,8 +8,8 @@
 // the newer entry is the one found) and put back by PopBack (rollback). The set is built at the
 // first Find or Append, not while a part's stored keys are read (AppendStored): a part read for
 // look-ups by id (a lease reading its URLs) never hashes its keys.
-// Memory: per entry its key bytes, 4 bytes of end offset, 8 of id and, once built, about 10 of
-// hash set.
+// Memory: per entry its key bytes, 4 bytes of end offset, 8 of id and, once built, 10 to 21 of
+// hash set (8-byte slots and a control byte, at 7/8 to 7/16 load).
 #pragma once
 
 #include <cstddef>
@@ -39,6 +39,8 @@ class PendingKeys {
   }
   // Bytes of all the keys.
   size_t key_bytes() const { return bytes_.size(); }
+  // Whether the hash set is built (MemoryBytes counts it from then on).
+  bool indexed() const { return indexed_; }
 
   // The indexed entry holding `key`, if any: the newest entry with it.
   std::optional<size_t> Find(absl::string_view key) const;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "extension/containers/radix_sort.h"
 
 namespace crawldb::urls {
@@ -96,7 +97,8 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::LoadRun(size_t part) {
     absl::StatusOr<UrlPart> decoded =
         UrlPart::Load((*run)->data, PartsModel(), static_cast<int64_t>(base_.size()) + 1, max_id_);
     if (!decoded.ok()) {
-      return absl::DataLossError(absl::StrCat("url part ", part, ": ", decoded.status().message()));
+      return absl::DataLossError(absl::StrCat(
+          "url part ", part, ": ", absl::StripPrefix(decoded.status().message(), "url part: ")));
     }
     loaded->run = std::make_shared<const UrlPart>(*std::move(decoded));
     loaded->run_seq = (*run)->seq;
@@ -105,13 +107,19 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::LoadRun(size_t part) {
 }
 
 absl::Status UrlStore::LoadPending(size_t part, LoadedPart* loaded) {
-  int64_t last_id = std::max(static_cast<int64_t>(base_.size()), loaded->run->through_id());
+  const int64_t through_id = loaded->run->through_id();
+  int64_t last_id = std::max(static_cast<int64_t>(base_.size()), through_id);
   auto add = [&](absl::Span<const int64_t> ids, absl::Span<const absl::string_view> keys) {
     size_t key_bytes = loaded->pending.key_bytes();
     for (absl::string_view key : keys) key_bytes += key.size();
     loaded->pending.Reserve(loaded->pending.size() + ids.size(), key_bytes);
     for (size_t i = 0; i < ids.size(); ++i) {
       const int64_t id = ids[i];
+      // Look-ups of the ids the run holds do not read these rows (StoredKey): none may hold one.
+      if (id <= through_id) {
+        return absl::DataLossError(absl::StrCat("url part ", part, ": pending id ", id,
+                                                " is not above its run's through id ", through_id));
+      }
       if (id <= last_id || id > max_id_) {
         return absl::DataLossError(
             absl::StrCat("url part ", part, ": pending id ", id, " is out of order or range"));
@@ -162,6 +170,11 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Part(size_t part) {
   Recount(part);
   Evict(part);
   return held;
+}
+
+void UrlStore::IndexBuilt(size_t part) {
+  Recount(part);
+  Evict(part);
 }
 
 void UrlStore::Recount(size_t part) {
@@ -313,11 +326,15 @@ bool UrlStore::IsLive(int64_t id) const {
 }
 
 absl::StatusOr<std::optional<int64_t>> UrlStore::Find(absl::string_view key) {
-  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(UrlPartOf(key));
+  const size_t part_number = UrlPartOf(key);
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part_number);
   if (!held.ok()) return held.status();
   const LoadedPart& part = **held;
   // Newest first: a URL deleted and added again has its live id in the newer place.
-  if (std::optional<size_t> index = part.pending.Find(key)) {
+  const bool indexed = part.pending.indexed();
+  const std::optional<size_t> index = part.pending.Find(key);
+  if (!indexed) IndexBuilt(part_number);
+  if (index.has_value()) {
     const int64_t id = part.pending.id(*index);
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
   }
@@ -371,8 +388,7 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
   }
   const UrlPart& run = *part.run;
   if (part.ranks_by_id.size() != run.size()) {
-    // (id, rank) pairs radix-sorted: the first look-up by id in a part pays for it, at 10 M URLs
-    // a fifth of a cold look-up's time when it was std::sort.
+    // (id, rank) pairs, sorted by radix: the first look-up by id in a part pays for the sort.
     std::vector<std::pair<uint64_t, uint32_t>> by_id(run.size());
     for (size_t rank = 0; rank < run.size(); ++rank) {
       by_id[rank] = {static_cast<uint64_t>(run.IdAt(rank)), static_cast<uint32_t>(rank)};
@@ -421,6 +437,7 @@ absl::StatusOr<int64_t> UrlStore::Add(absl::string_view key) {
   const int64_t id = max_id_ + 1;
   if (absl::Status status = id_parts_.Append(id, part_number); !status.ok()) return status;
   // A deleted copy among the pending keys stays indexed until now; the new entry replaces it.
+  const bool indexed = (*held)->pending.indexed();
   std::optional<size_t> replaced = (*held)->pending.Append(id, key);
   max_id_ = id;
   undo_.push_back({Op::kAdd, static_cast<uint16_t>(part_number),
@@ -428,6 +445,10 @@ absl::StatusOr<int64_t> UrlStore::Add(absl::string_view key) {
                    replaced.has_value() ? static_cast<int64_t>(*replaced) : -1});
   Slot& slot = slots_[part_number];
   ++slot.uncommitted;
+  if (!indexed) {
+    IndexBuilt(part_number);  // counts the new key too
+    return id;
+  }
   const size_t grown = key.size() + 24;
   slot.bytes += grown;
   held_bytes_ += grown;

@@ -19,8 +19,8 @@
 // its pending keys, in its pending rows and then in the log tail) on first use and evicted,
 // least recently used, once the parts held pass the cache bound — except parts holding adds not
 // yet committed. A look-up of an id the run holds reads the run alone; the pending keys are read
-// when something needs them. Without a source (the store
-// used alone, in tests and benchmarks) every part is in memory from the start, empty.
+// when something needs them. Without a source (the store used alone, in tests and benchmarks)
+// every part is in memory from the start, empty.
 // Statements that hold a part (a cursor) keep it alive through a shared pointer even when the
 // store evicts it.
 //
@@ -140,7 +140,8 @@ class UrlStore {
   const std::shared_ptr<const codecs::UrlBlockModel>& own_parts_model() const {
     return own_parts_model_;
   }
-  // Part `part`, read from the source when not held.
+  // Part `part` with its pending keys: read from the source when not held, its pending keys
+  // read when it is held with its run alone. May evict other parts.
   absl::StatusOr<std::shared_ptr<LoadedPart>> Part(size_t part);
   // Replaces part `part` by a run of its live keys, written by commit `seq`. Only between
   // transactions' changes: it leaves nothing to undo. Trains the parts' own model first when
@@ -150,7 +151,9 @@ class UrlStore {
   size_t HeldPendingBytes() const;
 
   // Pending rows (the table writes them when it folds the log tail). A row of the `count`
-  // entries after part `part`'s last row was written (nothing to do when the part is not held).
+  // entries after part `part`'s last row was written (nothing to do when the part is not held
+  // with its pending keys: they are read with the row). RowsToFold and RowsFolded take a part
+  // Part() returned.
   void RowWritten(size_t part, size_t count);
   // How many of part `part`'s newest rows are to be folded into one, or 0: rows are folded while
   // the one before the newest ones is no larger than they are together, so that a part has
@@ -234,6 +237,8 @@ class UrlStore {
   // Part `part` as held, or its run read from the source when not held.
   absl::StatusOr<std::shared_ptr<LoadedPart>> HeldRun(size_t part);
   void Recount(size_t part);
+  // Part `part`'s pending keys just built their hash set: its memory is counted again.
+  void IndexBuilt(size_t part);
   // Evicts parts, least recently used first, while the parts held pass the bound; never `keep`.
   void Evict(size_t keep);
 

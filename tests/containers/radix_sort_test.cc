@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -42,10 +43,13 @@ TEST(RadixSortBy, SortsItemsStablyByTheirKey) {
   std::mt19937_64 random(7);
   for (size_t n : {0, 3, 255, 256, 5000}) {
     SCOPED_TRACE(n);
-    // (key, original position): few distinct keys, so that stability shows.
+    // (key, original position): few distinct keys, varying in three bytes, so that stability
+    // across several scatters shows.
     std::vector<std::pair<uint64_t, uint32_t>> items;
     for (size_t i = 0; i < n; ++i) {
-      items.emplace_back((random() % 50) << 40 | 0xABCD, static_cast<uint32_t>(i));
+      const uint64_t key = random() % 50;
+      items.emplace_back((key % 5) << 40 | (key / 5) << 16 | (key % 3) << 2,
+                         static_cast<uint32_t>(i));
     }
     std::vector<std::pair<uint64_t, uint32_t>> expected = items;
     std::stable_sort(expected.begin(), expected.end(),
@@ -53,6 +57,31 @@ TEST(RadixSortBy, SortsItemsStablyByTheirKey) {
     RadixSortBy(&items, [](const std::pair<uint64_t, uint32_t>& item) { return item.first; });
     EXPECT_EQ(items, expected);
   }
+}
+
+// Sorting by one field after another, least significant first, sorts by all of them.
+TEST(RadixSortBy, ChainedSortsOrderByEveryField) {
+  std::mt19937_64 random(9);
+  struct Item {
+    uint32_t major;
+    uint16_t middle;
+    uint64_t minor;
+    bool operator<(const Item& o) const {
+      return std::tie(major, middle, minor) < std::tie(o.major, o.middle, o.minor);
+    }
+    bool operator==(const Item& o) const = default;
+  };
+  std::vector<Item> items;
+  for (int i = 0; i < 3000; ++i) {
+    items.push_back(
+        {static_cast<uint32_t>(random() % 7), static_cast<uint16_t>(random() % 300), random()});
+  }
+  std::vector<Item> expected = items;
+  std::sort(expected.begin(), expected.end());
+  RadixSortBy(&items, [](const Item& item) { return item.minor; });
+  RadixSortBy(&items, [](const Item& item) { return uint64_t{item.middle}; });
+  RadixSortBy(&items, [](const Item& item) { return uint64_t{item.major}; });
+  EXPECT_EQ(items, expected);
 }
 
 }  // namespace

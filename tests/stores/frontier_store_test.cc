@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <xxhash.h>
@@ -155,6 +158,29 @@ FrontierPolicy NoDelay() {
   FrontierPolicy policy;
   policy.host_delay_s = 0;
   return policy;
+}
+
+// The radix order a read part's queues are filled in is std::sort's: by host, depth, priority
+// (negative ones first) and fingerprint, at the ends of each field's range.
+TEST(FrontierStore, SortByHostAndKeySortsAsStdSort) {
+  std::mt19937_64 random(3);
+  const int32_t priorities[] = {INT32_MIN, -70000, -1, 0, 1, 300, INT32_MAX};
+  const uint16_t depths[] = {0, 1, 255, 256, 65535};
+  for (size_t n : {7, 4000}) {
+    std::vector<std::pair<uint32_t, QueueKey>> keys;
+    for (size_t i = 0; i < n; ++i) {
+      QueueKey key;
+      key.depth = depths[random() % 5];
+      key.priority = priorities[random() % 7];
+      key.fp = random() % 4 == 0 ? random() % 3 : random();  // some fingerprints repeat
+      keys.emplace_back(
+          static_cast<uint32_t>(random() % 3 == 0 ? 70000 + random() % 2 : random() % 40), key);
+    }
+    std::vector<std::pair<uint32_t, QueueKey>> expected = keys;
+    std::sort(expected.begin(), expected.end());
+    SortByHostAndKey(&keys);
+    EXPECT_EQ(keys, expected) << n;
+  }
 }
 
 TEST(FrontierStore, LeasesInDepthPriorityHashOrderWithoutDelay) {

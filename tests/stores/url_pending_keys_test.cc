@@ -18,7 +18,11 @@ TEST(PendingKeys, StoredKeysAreFoundOnceIndexedAndTheNewestEntryWins) {
   keys.AppendStored(15, "com,a)/x");  // deleted and added again: the newer entry counts
   EXPECT_EQ(keys.FindId(12), std::optional<size_t>(1));
   EXPECT_EQ(keys.FindId(11), std::nullopt);
+  EXPECT_FALSE(keys.indexed());
+  const size_t unindexed = keys.MemoryBytes();
   EXPECT_EQ(keys.Find("com,a)/x"), std::optional<size_t>(2));
+  EXPECT_TRUE(keys.indexed());
+  EXPECT_GT(keys.MemoryBytes(), unindexed);
   EXPECT_EQ(keys.Find("com,a)/y"), std::optional<size_t>(1));
   EXPECT_EQ(keys.Find("com,a)/z"), std::nullopt);
   // Stored keys appended after the set is built are indexed at once.
@@ -42,6 +46,13 @@ TEST(PendingKeys, AppendBuildsTheIndexAndPopBackPutsTheOlderEntryBack) {
   EXPECT_EQ(keys.Append(4, "com,b)/new"), std::nullopt);
   EXPECT_EQ(keys.key(2), "com,b)/new");
   EXPECT_EQ(keys.key_bytes(), std::string("com,b)/com,b)/pagecom,b)/new").size());
+}
+
+TEST(PendingKeys, AnEmptySetIndexedFirstIndexesWhatComesAfter) {
+  PendingKeys keys;
+  EXPECT_EQ(keys.Find("com,c)/"), std::nullopt);
+  keys.AppendStored(4, "com,c)/");
+  EXPECT_EQ(keys.Find("com,c)/"), std::optional<size_t>(0));
 }
 
 }  // namespace

@@ -248,13 +248,8 @@ TEST(UrlStore, RebuildMapsOldIdsToNewIds) {
   EXPECT_GT(old_to_new[static_cast<size_t>(between)], 0);
 }
 
-}  // namespace
-}  // namespace crawldb::urls
-
-namespace crawldb::urls {
-namespace {
-
-// One part stored: a run of ids 1..5 and pending keys of ids 6 and 7, all of one host.
+// One part stored, all of one host: a run of ids 1..5 (through id 5) and one pending row of two
+// more ids, first_pending_id and the next (6 and 7 in a sound file).
 class OnePartSource : public UrlStoreSource {
  public:
   OnePartSource(std::shared_ptr<const codecs::UrlBlockModel> model, int64_t first_pending_id)
@@ -296,6 +291,7 @@ class OnePartSource : public UrlStoreSource {
 
   const std::vector<std::string>& keys() const { return keys_; }
   int pending_reads() const { return pending_reads_; }
+  size_t part() const { return part_; }
 
  private:
   int64_t first_pending_id_;
@@ -355,8 +351,72 @@ TEST(UrlStore, PendingKeysAtOrBelowTheRunsThroughIdAreRefused) {
   EXPECT_EQ(KeyOk(store, 2), source.keys()[3]);  // the run alone is sound
   absl::StatusOr<std::optional<std::string>> key = store.KeyOf(6);
   EXPECT_EQ(key.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(key.status().message(), absl::StrCat("url part ", UrlPartOf(source.keys()[0]),
-                                                 ": pending id 5 is out of order or range"));
+  EXPECT_EQ(key.status().message(),
+            absl::StrCat("url part ", source.part(),
+                         ": pending id 5 is not above its run's through id 5"));
+  // Refused, the part is not kept half read: the run is read again, and refused again.
+  EXPECT_EQ(store.held_parts(), 0u);
+  EXPECT_EQ(KeyOk(store, 4), source.keys()[4]);
+  EXPECT_EQ(store.KeyOf(7).status().code(), absl::StatusCode::kDataLoss);
+}
+
+TEST(UrlStore, APartHeldWithItsRunAloneIsCompletedForFoldsAndReadAgainWhenEvicted) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  EXPECT_EQ(KeyOk(store, 3), source.keys()[0]);
+  // A fold writing a row for a part held with its run alone leaves it to the next read.
+  store.RowWritten(source.part(), 2);
+  absl::StatusOr<std::shared_ptr<LoadedPart>> part = store.Part(source.part());
+  ASSERT_TRUE(part.ok()) << part.status();
+  EXPECT_EQ((*part)->row_sizes, std::vector<uint32_t>{2});  // the stored row, not twice
+  EXPECT_EQ((*part)->pending.size(), 2u);
+  EXPECT_EQ(store.RowsToFold(source.part()), 0u);
+  EXPECT_EQ(source.pending_reads(), 1);
+  // Evicted, the part is read again as needed: the run alone for an id it holds.
+  store.set_cache_bytes(0);
+  EXPECT_EQ(store.held_parts(), 0u);
+  EXPECT_EQ(KeyOk(store, 4), source.keys()[4]);
+  EXPECT_EQ(source.pending_reads(), 1);
+}
+
+TEST(UrlStore, TheIndexOfPendingKeysBuiltByALookUpIsCounted) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  ASSERT_TRUE(store.Part(source.part()).ok());
+  const size_t before = store.MemoryBytes();
+  EXPECT_EQ(FindOk(store, source.keys()[6]), 7);
+  EXPECT_GT(store.MemoryBytes(), before);
+}
+
+TEST(UrlStore, UndoPutsBackAStoredPendingKeyItsReAddReplaced) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  ASSERT_TRUE(store.Delete(6));
+  const size_t mark = store.UndoMark();
+  EXPECT_EQ(AddOk(store, source.keys()[5]), 8);  // the first Append builds the index
+  EXPECT_EQ(FindOk(store, source.keys()[5]), 8);
+  store.UndoTo(mark);
+  EXPECT_EQ(FindOk(store, source.keys()[5]), std::nullopt);  // id 6 is still deleted
+  store.UndoTo(0);
+  EXPECT_EQ(FindOk(store, source.keys()[5]), 6);
+}
+
+TEST(UrlStore, ARunWithIdsOutsideTheStoresRangeIsRefusedAndTheStoreReadsOn) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  // A second store that knows ids 1..4 only: the run's id 5 is out of its range.
+  UrlStore short_store(&one.source);
+  short_store.SetPartsModel(one.model);
+  short_store.SetMaxId(4);
+  absl::StatusOr<std::optional<std::string>> key = short_store.KeyOf(1);
+  EXPECT_EQ(key.status().message(), absl::StrCat("url part ", source.part(),
+                                                 ": id 5 is outside 1..4 (the through id is 5)"));
+  EXPECT_EQ(short_store.held_parts(), 0u);
+  EXPECT_EQ(KeyOk(store, 2), source.keys()[3]);
 }
 
 }  // namespace

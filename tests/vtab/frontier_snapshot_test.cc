@@ -65,12 +65,14 @@ TEST(FrontierParts, CommitsWriteTheirPartsAndMergeThemAsTheyGrow) {
   for (size_t start = 0, commit = 0; start < reddit.size(); start += 1000, ++commit) {
     AddAndLease(db, reddit, start, 1000, 1000 + static_cast<double>(commit));
     // After every commit, no part's pending rows outweigh both 4 kB and its snapshot, or
-    // number 16.
+    // number 16 and weigh its share of the snapshot ((2 + part % 4) eighths), or number 256.
     ASSERT_EQ(Number(db,
                      "SELECT count(*) FROM (SELECT row >> 40 AS part, sum(length(data)) AS bytes, "
                      "count(*) AS rows FROM frontier_pending GROUP BY part) p "
                      "LEFT JOIN frontier_snapshot s USING (part) "
-                     "WHERE p.bytes >= max(4096, coalesce(length(s.data), 0)) OR p.rows >= 16"),
+                     "WHERE p.bytes >= max(4096, coalesce(length(s.data), 0)) "
+                     "OR (p.rows >= 16 AND 8 * p.bytes >= (2 + p.part % 4) * "
+                     "coalesce(length(s.data), 0)) OR p.rows >= 256"),
               0)
         << commit;
   }
