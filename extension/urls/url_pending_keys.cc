@@ -44,18 +44,20 @@ std::optional<size_t> PendingKeys::FindId(int64_t id) const {
   return static_cast<size_t>(it - ids_.begin());
 }
 
-std::optional<size_t> PendingKeys::Append(int64_t id, absl::string_view key) {
-  BuildIndex();
+void PendingKeys::Push(int64_t id, absl::string_view key) {
   bytes_.append(key.data(), key.size());
   ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   ids_.push_back(id);
+}
+
+std::optional<size_t> PendingKeys::Append(int64_t id, absl::string_view key) {
+  BuildIndex();
+  Push(id, key);
   return Index(size() - 1, KeyHash32(key));
 }
 
 void PendingKeys::AppendStored(int64_t id, absl::string_view key) {
-  bytes_.append(key.data(), key.size());
-  ends_.push_back(static_cast<uint32_t>(bytes_.size()));
-  ids_.push_back(id);
+  Push(id, key);
   if (indexed_) Index(size() - 1, KeyHash32(key));
 }
 

@@ -88,6 +88,8 @@ class PendingKeys {
     bool operator()(const Probe& probe, const Slot& slot) const { return (*this)(slot, probe); }
   };
   Slot SlotOf(size_t index) const { return {static_cast<uint32_t>(index), KeyHash32(key(index))}; }
+  // Appends the entry's key and id (not the hash set).
+  void Push(int64_t id, absl::string_view key);
   // Indexes every entry, the newest of each key, unless done already.
   void BuildIndex() const;
   // Indexes entry `index` (the newest), taking out the older entry with its key, if any.

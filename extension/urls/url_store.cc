@@ -167,12 +167,11 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::Part(size_t part) {
     ForgetPart(part);  // half read
     return status;
   }
-  Recount(part);
-  Evict(part);
+  GrewInPlace(part);
   return held;
 }
 
-void UrlStore::IndexBuilt(size_t part) {
+void UrlStore::GrewInPlace(size_t part) {
   Recount(part);
   Evict(part);
 }
@@ -333,7 +332,7 @@ absl::StatusOr<std::optional<int64_t>> UrlStore::Find(absl::string_view key) {
   // Newest first: a URL deleted and added again has its live id in the newer place.
   const bool indexed = part.pending.indexed();
   const std::optional<size_t> index = part.pending.Find(key);
-  if (!indexed) IndexBuilt(part_number);
+  if (!indexed) GrewInPlace(part_number);
   if (index.has_value()) {
     const int64_t id = part.pending.id(*index);
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
@@ -446,7 +445,7 @@ absl::StatusOr<int64_t> UrlStore::Add(absl::string_view key) {
   Slot& slot = slots_[part_number];
   ++slot.uncommitted;
   if (!indexed) {
-    IndexBuilt(part_number);  // counts the new key too
+    GrewInPlace(part_number);  // counts the new key too
     return id;
   }
   const size_t grown = key.size() + 24;

@@ -237,8 +237,9 @@ class UrlStore {
   // Part `part` as held, or its run read from the source when not held.
   absl::StatusOr<std::shared_ptr<LoadedPart>> HeldRun(size_t part);
   void Recount(size_t part);
-  // Part `part`'s pending keys just built their hash set: its memory is counted again.
-  void IndexBuilt(size_t part);
+  // Part `part` grew where it is held (its pending keys read, or their hash set built): its
+  // memory is counted again, and other parts evicted past the bound.
+  void GrewInPlace(size_t part);
   // Evicts parts, least recently used first, while the parts held pass the bound; never `keep`.
   void Evict(size_t keep);
 
