@@ -53,7 +53,7 @@ SymbolTable::SymbolTable() : SymbolTable(std::vector<std::string>()) {}
 SymbolTable::SymbolTable(std::vector<std::string> symbols) : symbols_(std::move(symbols)) {
   // Build a linked trie, each node's children kept in byte order (the root's in an array), then
   // lay it out breadth first so each node's children are adjacent. Equal symbols end at one
-  // node, which names the last of them (FromSymbols refuses them).
+  // node, which names the last of them (FromSymbols refuses them unless told not to).
   struct BuildNode {
     int32_t symbol = -1;
     uint32_t first_child = 0;  // 0: none (the root is no one's child)
@@ -122,7 +122,8 @@ uint32_t SymbolTable::Child(uint32_t node, uint8_t byte) const {
   return edge_children_[n.first_edge + static_cast<uint32_t>(it - begin)];
 }
 
-absl::StatusOr<SymbolTable> SymbolTable::FromSymbols(std::vector<std::string> symbols) {
+absl::StatusOr<SymbolTable> SymbolTable::FromSymbols(std::vector<std::string> symbols,
+                                                     Repeats repeats) {
   if (symbols.size() > kMaxSymbols) {
     return absl::InvalidArgumentError(
         absl::StrCat("symbol_table: ", symbols.size(), " symbols, more than ", kMaxSymbols));
@@ -135,6 +136,7 @@ absl::StatusOr<SymbolTable> SymbolTable::FromSymbols(std::vector<std::string> sy
     }
   }
   SymbolTable table(std::move(symbols));
+  if (repeats == Repeats::kAllow) return table;
   for (size_t i = 0; i < table.size(); ++i) {
     // Equal symbols end at one trie node, which names only one of them.
     const absl::string_view symbol = table.symbol(i);

@@ -42,10 +42,14 @@ class SymbolTable {
   // The empty table.
   SymbolTable();
 
+  // Whether FromSymbols refuses two equal symbols, or keeps both (matching then finds the last
+  // of them: a table read from a file is only used to encode, where that is harmless).
+  enum class Repeats { kRefuse, kAllow };
   // A table holding `symbols` in this order (symbol i is symbols[i]). InvalidArgumentError
   // "symbol_table: <what>" if there are more than kMaxSymbols, one is shorter than
-  // kMinSymbolBytes or longer than kMaxSymbolBytes, or two are equal.
-  static absl::StatusOr<SymbolTable> FromSymbols(std::vector<std::string> symbols);
+  // kMinSymbolBytes or longer than kMaxSymbolBytes, or (kRefuse) two are equal.
+  static absl::StatusOr<SymbolTable> FromSymbols(std::vector<std::string> symbols,
+                                                 Repeats repeats = Repeats::kRefuse);
 
   // Learns at most max_symbols (capped at kMaxSymbols) symbols from `sample` (see above).
   // Cost: five passes over the sample plus a hash map of its distinct token pairs.

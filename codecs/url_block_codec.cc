@@ -26,39 +26,37 @@ using url_block_internal::kMaxPaddingBits;
 using url_block_internal::kSharedEscape;
 using url_block_internal::Model;
 
-// Writes key[from, end) as tokens and end-of-key under `model`.
-void EncodeTokens(const Model& model, absl::string_view key, size_t from,
-                  std::vector<uint32_t>* tokens, BitWriter& out) {
+// Writes key[from, end) as tokens and end-of-key under `model`, whose encoder is `encoder`.
+void EncodeTokens(const Model& model, const Model::Encoder& encoder, absl::string_view key,
+                  size_t from, std::vector<uint32_t>* tokens, BitWriter& out) {
   tokens->clear();
-  model.Tokenize(key, from, tokens);
+  model.Tokenize(encoder, key, from, tokens);
   size_t pos = from;
   auto cluster_at = [&](size_t p) {
     return model.Cluster(p == 0 ? Model::kStartContext : static_cast<uint8_t>(key[p - 1]));
   };
   for (uint32_t token : *tokens) {
     const int cluster = cluster_at(pos);
-    out.WriteBits(model.TokenCode(cluster, token), model.TokenLength(cluster, token));
-    pos += token < Model::kEndOfKey
-               ? 1
-               : model.symbols().symbol(token - Model::kFirstSymbolToken).size();
+    out.WriteBits(encoder.TokenCode(cluster, token), model.TokenLength(cluster, token));
+    pos += token < Model::kEndOfKey ? 1 : model.symbols()[token - Model::kFirstSymbolToken].size();
   }
   const int cluster = cluster_at(pos);
-  out.WriteBits(model.TokenCode(cluster, Model::kEndOfKey),
+  out.WriteBits(encoder.TokenCode(cluster, Model::kEndOfKey),
                 model.TokenLength(cluster, Model::kEndOfKey));
 }
 
 // Writes the entry of `key` against its neighbour.
-void EncodeEntry(const Model& model, absl::string_view neighbour, absl::string_view key,
-                 std::vector<uint32_t>* tokens, BitWriter& out) {
+void EncodeEntry(const Model& model, const Model::Encoder& encoder, absl::string_view neighbour,
+                 absl::string_view key, std::vector<uint32_t>* tokens, BitWriter& out) {
   const size_t shared = CommonPrefix(neighbour, key);
   if (shared < kSharedEscape) {
-    out.WriteBits(model.SharedCode(static_cast<uint32_t>(shared)),
+    out.WriteBits(encoder.SharedCode(static_cast<uint32_t>(shared)),
                   model.SharedLength(static_cast<uint32_t>(shared)));
   } else {
-    out.WriteBits(model.SharedCode(kSharedEscape), model.SharedLength(kSharedEscape));
+    out.WriteBits(encoder.SharedCode(kSharedEscape), model.SharedLength(kSharedEscape));
     WriteGamma(out, shared - kSharedEscape);
   }
-  EncodeTokens(model, key, shared, tokens, out);
+  EncodeTokens(model, encoder, key, shared, tokens, out);
 }
 
 absl::Status CheckKeyLength(absl::string_view key, size_t index) {
@@ -91,10 +89,11 @@ absl::StatusOr<std::vector<uint8_t>> EncodeUrlBlock(const UrlBlockModel& model,
   const size_t count = keys.size();
   const bool backward = next_head.has_value() && count >= 2;
   const size_t forward_count = backward ? (count - 1) / 2 : count - 1;
+  const Model::Encoder& encoder = model.encoder();
   std::vector<uint32_t> tokens;
   BitWriter forward;
   for (size_t i = 1; i <= forward_count; ++i) {
-    EncodeEntry(model, keys[i - 1], keys[i], &tokens, forward);
+    EncodeEntry(model, encoder, keys[i - 1], keys[i], &tokens, forward);
   }
   const std::vector<uint8_t> forward_bytes = forward.Finish();
   std::vector<uint8_t> block;
@@ -104,7 +103,8 @@ absl::StatusOr<std::vector<uint8_t>> EncodeUrlBlock(const UrlBlockModel& model,
   if (backward) {
     BitWriter second_half;
     for (size_t k = count - 1; k > forward_count; --k) {
-      EncodeEntry(model, k == count - 1 ? *next_head : keys[k + 1], keys[k], &tokens, second_half);
+      EncodeEntry(model, encoder, k == count - 1 ? *next_head : keys[k + 1], keys[k], &tokens,
+                  second_half);
     }
     const std::vector<uint8_t> backward_bytes = second_half.Finish();
     block.insert(block.end(), backward_bytes.begin(), backward_bytes.end());
@@ -117,7 +117,7 @@ absl::Status AppendEncodedUrlKey(const UrlBlockModel& model, absl::string_view k
   if (absl::Status s = CheckKeyLength(key, 0); !s.ok()) return s;
   BitWriter bits;
   std::vector<uint32_t> tokens;
-  EncodeTokens(model, key, 0, &tokens, bits);
+  EncodeTokens(model, model.encoder(), key, 0, &tokens, bits);
   const std::vector<uint8_t> coded = bits.Finish();
   out->insert(out->end(), coded.begin(), coded.end());
   return absl::OkStatus();

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "codecs/huffman.h"
@@ -239,7 +240,7 @@ const uint8_t* ReadNibbles(const uint8_t* p, const uint8_t* end, size_t count,
 
 UrlBlockModel::UrlBlockModel()
     : UrlBlockModel(
-          SymbolTable(), 1, std::array<uint8_t, kContexts>{},
+          std::vector<std::string>(), 1, std::array<uint8_t, kContexts>{},
           [] {
             // Printable ASCII (what canonical URL keys are made of) 16 times as
             // likely as other bytes.
@@ -250,7 +251,7 @@ UrlBlockModel::UrlBlockModel()
           }(),
           SharedCodeLengths(std::vector<uint64_t>(256, 0))) {}
 
-UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
+UrlBlockModel::UrlBlockModel(std::vector<std::string> symbols, int cluster_count,
                              std::array<uint8_t, kContexts> clusters,
                              std::vector<uint8_t> token_lengths,
                              std::vector<uint8_t> shared_lengths)
@@ -263,8 +264,8 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
   token_bytes_.assign(16 * token_count_, 0);
   for (uint32_t b = 0; b < 256; ++b) token_bytes_[16 * b] = static_cast<char>(b);
   for (size_t i = 0; i < symbols_.size(); ++i) {
-    std::memcpy(&token_bytes_[16 * (kFirstSymbolToken + i)], symbols_.symbol(i).data(),
-                symbols_.symbol(i).size());
+    std::memcpy(&token_bytes_[16 * (kFirstSymbolToken + i)], symbols_[i].data(),
+                symbols_[i].size());
   }
   // Per token: its byte length and the cluster that applies after it.
   token_info_.resize(token_count_);
@@ -275,18 +276,12 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
       bytes = 0;
       last = 0;
     } else if (t >= kFirstSymbolToken) {
-      const absl::string_view symbol = symbols_.symbol(t - kFirstSymbolToken);
+      const absl::string_view symbol = symbols_[t - kFirstSymbolToken];
       bytes = static_cast<uint32_t>(symbol.size());
       last = static_cast<uint8_t>(symbol.back());
     }
     const uint32_t next_cluster = bytes == 0 ? 0 : context_cluster_[last];
     token_info_[t] = bytes << 6 | next_cluster << kCodeBits | t << 17;
-  }
-  token_codes_.resize(token_lengths_.size());
-  for (int k = 0; k < cluster_count_; ++k) {
-    const size_t first = static_cast<size_t>(k) * token_count_;
-    CanonicalCodes(absl::MakeConstSpan(token_lengths_).subspan(first, token_count_),
-                   absl::MakeSpan(token_codes_).subspan(first, token_count_));
   }
   // All tables at once: a model is immutable after this, so connections (threads) can share it.
   // Zeroed (calloc, usually fresh pages) so that an entry no code wrote, were a code ever
@@ -294,11 +289,12 @@ UrlBlockModel::UrlBlockModel(SymbolTable symbols, int cluster_count,
   token_tables_.reset(static_cast<uint32_t*>(
       std::calloc(static_cast<size_t>(cluster_count_) << kCodeBits, sizeof(uint32_t))));
   if (token_tables_ == nullptr) throw std::bad_alloc();
-  for (int k = 0; k < cluster_count_; ++k) BuildTokenTable(k);
-  shared_codes_ = CanonicalCodes(shared_lengths_);
+  std::vector<uint32_t> codes;
+  for (int k = 0; k < cluster_count_; ++k) BuildTokenTable(k, &codes);
+  const std::vector<uint32_t> shared_codes = CanonicalCodes(shared_lengths_);
   shared_table_.assign(size_t{1} << kCodeBits, 0);
   for (uint32_t v = 0; v < 256; ++v) {
-    const uint32_t first = shared_codes_[v] << (kCodeBits - shared_lengths_[v]);
+    const uint32_t first = shared_codes[v] << (kCodeBits - shared_lengths_[v]);
     std::fill_n(shared_table_.data() + first, uint32_t{1} << (kCodeBits - shared_lengths_[v]),
                 static_cast<uint16_t>(shared_lengths_[v] | v << 4));
   }
@@ -403,35 +399,62 @@ absl::StatusOr<UrlBlockModel> UrlBlockModel::Train(absl::Span<const absl::string
     for (size_t i = 0; i < kept_tokens.size(); ++i)
       to[kFirstSymbolToken + i] = from[kept_tokens[i]];
   }
-  absl::StatusOr<SymbolTable> kept_table = SymbolTable::FromSymbols(std::move(kept));
-  if (!kept_table.ok()) return kept_table.status();
-  return UrlBlockModel(*std::move(kept_table), cluster_count, clusters, std::move(kept_lengths),
+  return UrlBlockModel(std::move(kept), cluster_count, clusters, std::move(kept_lengths),
                        SharedCodeLengths(shared_counts));
 }
 
-void UrlBlockModel::Tokenize(absl::string_view key, size_t from,
+const UrlBlockModel::Encoder& UrlBlockModel::encoder() const {
+  std::call_once(lazy_encoder_->once, [this] {
+    Encoder& encoder = lazy_encoder_->encoder;
+    encoder.token_count_ = token_count_;
+    // Load checked the count and the lengths, the only refusals left.
+    encoder.symbols_ = *SymbolTable::FromSymbols(symbols_, SymbolTable::Repeats::kAllow);
+    encoder.token_codes_.resize(token_lengths_.size());
+    for (int k = 0; k < cluster_count_; ++k) {
+      const size_t first = static_cast<size_t>(k) * token_count_;
+      CanonicalCodes(absl::MakeConstSpan(token_lengths_).subspan(first, token_count_),
+                     absl::MakeSpan(encoder.token_codes_).subspan(first, token_count_));
+    }
+    encoder.shared_codes_ = CanonicalCodes(shared_lengths_);
+    lazy_encoder_->built.store(true, std::memory_order_release);
+  });
+  return lazy_encoder_->encoder;
+}
+
+void UrlBlockModel::Tokenize(const Encoder& encoder, absl::string_view key, size_t from,
                              std::vector<uint32_t>* tokens) const {
-  ParseOptimal(symbols_, context_cluster_, token_lengths_.data(), token_count_, key, from, tokens);
+  ParseOptimal(encoder.symbols_, context_cluster_, token_lengths_.data(), token_count_, key, from,
+               tokens);
 }
 
 size_t UrlBlockModel::MemoryBytes() const {
-  size_t bytes = sizeof(*this) + token_lengths_.capacity() + shared_lengths_.capacity() +
-                 (token_codes_.capacity() + shared_codes_.capacity() + token_info_.capacity() +
-                  (static_cast<size_t>(cluster_count_) << kCodeBits)) *
+  size_t bytes = sizeof(*this) + sizeof(LazyEncoder) + token_lengths_.capacity() +
+                 shared_lengths_.capacity() +
+                 (token_info_.capacity() + (static_cast<size_t>(cluster_count_) << kCodeBits)) *
                      sizeof(uint32_t) +
                  shared_table_.capacity() * sizeof(uint16_t) + token_bytes_.capacity();
-  for (const std::string& symbol : symbols_.symbols()) {
-    bytes += sizeof(std::string) + 24 + (symbol.size() > 15 ? symbol.size() + 1 : 0);
+  const bool encoder_built = lazy_encoder_->built.load(std::memory_order_acquire);
+  for (const std::string& symbol : symbols_) {
+    const size_t text = sizeof(std::string) + (symbol.size() > 15 ? symbol.size() + 1 : 0);
+    bytes += encoder_built ? 2 * text + 24 : text;  // The encoder's copy and its trie.
+  }
+  if (encoder_built) {
+    const Encoder& encoder = lazy_encoder_->encoder;
+    bytes +=
+        (encoder.token_codes_.capacity() + encoder.shared_codes_.capacity()) * sizeof(uint32_t);
   }
   return bytes;
 }
 
-void UrlBlockModel::BuildTokenTable(int cluster) {
+void UrlBlockModel::BuildTokenTable(int cluster, std::vector<uint32_t>* codes) {
+  const uint8_t* const lengths = token_lengths_.data() + cluster * token_count_;
+  codes->resize(token_count_);
+  CanonicalCodes(absl::MakeConstSpan(lengths, token_count_), absl::MakeSpan(*codes));
   uint32_t* const entries = token_tables_.get() + (static_cast<size_t>(cluster) << kCodeBits);
   for (uint32_t t = 0; t < token_count_; ++t) {
-    const int length = TokenLength(cluster, t);
+    const int length = lengths[t];
     if (length == 0) continue;
-    const uint32_t first = TokenCode(cluster, t) << (kCodeBits - length);
+    const uint32_t first = (*codes)[t] << (kCodeBits - length);
     std::fill_n(entries + first, uint32_t{1} << (kCodeBits - length),
                 static_cast<uint32_t>(length) | token_info_[t]);
   }
@@ -443,7 +466,7 @@ std::vector<uint8_t> UrlBlockModel::Serialize() const {
               cluster_count_ * (token_count_ + 1) / 2 + 128);
   out.push_back(kVersion);
   AppendVarint(symbols_.size(), &out);
-  for (const std::string& symbol : symbols_.symbols()) {
+  for (const std::string& symbol : symbols_) {
     out.push_back(static_cast<uint8_t>(symbol.size()));
     out.insert(out.end(), symbol.begin(), symbol.end());
   }
@@ -477,11 +500,14 @@ absl::StatusOr<UrlBlockModel> UrlBlockModel::Load(absl::Span<const uint8_t> byte
     if (p == end) return Corrupt(absl::StrCat("truncated at symbol ", i));
     const size_t length = *p++;
     if (static_cast<size_t>(end - p) < length) return Corrupt(absl::StrCat("truncated symbol ", i));
-    symbol_list.emplace_back(reinterpret_cast<const char*>(p), length);
+    const absl::string_view symbol(reinterpret_cast<const char*>(p), length);
+    if (length < kMinSymbolBytes || length > kMaxSymbolBytes) {
+      return Corrupt(absl::StrCat("symbol ", i, " \"", absl::CHexEscape(symbol), "\" has ", length,
+                                  " bytes, not in [", kMinSymbolBytes, ", ", kMaxSymbolBytes, "]"));
+    }
+    symbol_list.emplace_back(symbol);
     p += length;
   }
-  absl::StatusOr<SymbolTable> symbols = SymbolTable::FromSymbols(std::move(symbol_list));
-  if (!symbols.ok()) return Corrupt(symbols.status().message());
   if (p == end) return Corrupt("truncated cluster count");
   const int cluster_count = *p++;
   if (cluster_count < 1 || cluster_count > kMaxClusters) {
@@ -525,7 +551,7 @@ absl::StatusOr<UrlBlockModel> UrlBlockModel::Load(absl::Span<const uint8_t> byte
     if (shared_lengths[v] == 0) return Corrupt(absl::StrCat("no codeword for shared length ", v));
   }
   if (p != end) return Corrupt(absl::StrCat(end - p, " bytes after the model"));
-  return UrlBlockModel(*std::move(symbols), cluster_count, clusters, std::move(token_lengths),
+  return UrlBlockModel(std::move(symbol_list), cluster_count, clusters, std::move(token_lengths),
                        std::move(shared_lengths));
 }
 

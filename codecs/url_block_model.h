@@ -28,6 +28,9 @@
 //                      symbol_count                      ≤ kMaxSymbols
 //                      symbol{symbol_count}              symbol := length:u8 bytes[length],
 //                                                        length in [2, 16], symbols distinct
+//                                                        (the writer's rule; Load does not
+//                                                        check it: a repeat decodes like its
+//                                                        twin and the encoder uses the last)
 //                      cluster_count:u8                  in [1, kMaxClusters]
 //                      context_cluster:u8[257]           each < cluster_count
 //                      token_lengths{cluster_count}      (257 + symbol_count) code lengths
@@ -40,18 +43,22 @@
 //
 // Size: about 1 + Σ(1 + symbol length) + 258 + cluster_count × (257 + symbol_count) / 2 + 128
 // bytes; with the defaults on 200,000 URLs about 60 KB, 0.3 bytes per URL.
-// Memory once loaded: per cluster a 16 KiB decoding table and 5 bytes per token (codes and
-// lengths for encoding), 16 bytes per token, the symbol trie: about 700 KB with the defaults.
-// Every table is built when the model is made, so that a model never changes afterwards and
-// several connections (threads) may share one (extension/urls/shared_url_models.h); a first
-// look-up on cnr-2000's met all 15 of its clusters when they were built on demand.
+// Memory once loaded: per cluster a 16 KiB decoding table and a byte per token (its code
+// lengths), and 20 bytes per token: about 330 KB with the defaults. The decoding tables are
+// built when the model is made (a first look-up on cnr-2000's met all 15 of its clusters when
+// they were built on demand). The encoder (Encoder: codewords, 4 bytes per token and cluster,
+// and the symbol trie, about 400 KB more) is built at the first encode, under std::call_once:
+// a process that only reads never pays for it. Either way a model never changes once
+// built, so several connections (threads) may share one (extension/urls/shared_url_models.h).
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -105,11 +112,12 @@ class UrlBlockModel {
   // The byte format above.
   std::vector<uint8_t> Serialize() const;
 
-  const SymbolTable& symbols() const { return symbols_; }
+  // Symbol i is token kFirstSymbolToken + i.
+  const std::vector<std::string>& symbols() const { return symbols_; }
   int cluster_count() const { return cluster_count_; }
 
-  // Bytes of memory held: the codes and tables exactly, the symbol table estimated (its text
-  // and about 24 bytes of trie per symbol).
+  // Bytes of memory held: the tables exactly, the encoder's symbol trie estimated (about 24
+  // bytes per symbol) once it is built.
   size_t MemoryBytes() const;
 
   // --- For url_block_codec.cc -----------------------------------------------------------------
@@ -117,20 +125,36 @@ class UrlBlockModel {
   // The cluster whose code applies after byte `context` (or at kStartContext).
   int Cluster(int context) const { return context_cluster_[context]; }
 
-  // Appends the tokens of key[from, end) to *tokens, end-of-key excluded: the parse with the
-  // fewest bits under this model's codes (the context of key[from] is key[from − 1], or start).
-  void Tokenize(absl::string_view key, size_t from, std::vector<uint32_t>* tokens) const;
-
-  // Codeword and length (bits) of `token` in `cluster`; length 0: the token has no codeword
-  // there (only symbols can lack one).
-  uint32_t TokenCode(int cluster, uint32_t token) const {
-    return token_codes_[cluster * token_count_ + token];
-  }
+  // Length (bits) of the codeword of `token` in `cluster`; 0: the token has no codeword there
+  // (only symbols can lack one).
   int TokenLength(int cluster, uint32_t token) const {
     return token_lengths_[cluster * token_count_ + token];
   }
-  uint32_t SharedCode(uint32_t value) const { return shared_codes_[value]; }
   int SharedLength(uint32_t value) const { return shared_lengths_[value]; }
+
+  // What encoding needs beyond the lengths: the codewords and the symbols' trie.
+  class Encoder {
+   public:
+    // Codeword of `token` in `cluster` (its length: TokenLength), of a shared-prefix length.
+    uint32_t TokenCode(int cluster, uint32_t token) const {
+      return token_codes_[cluster * token_count_ + token];
+    }
+    uint32_t SharedCode(uint32_t value) const { return shared_codes_[value]; }
+
+   private:
+    friend class UrlBlockModel;
+    size_t token_count_ = 0;
+    SymbolTable symbols_;                // with the trie that finds the symbols in a key
+    std::vector<uint32_t> token_codes_;  // [cluster × token_count_ + token]
+    std::vector<uint32_t> shared_codes_;
+  };
+  // The encoder, built at the first call (thread-safe); valid as long as the model.
+  const Encoder& encoder() const;
+
+  // Appends the tokens of key[from, end) to *tokens, end-of-key excluded: the parse with the
+  // fewest bits under this model's codes (the context of key[from] is key[from − 1], or start).
+  void Tokenize(const Encoder& encoder, absl::string_view key, size_t from,
+                std::vector<uint32_t>* tokens) const;
 
   // The decoding tables of all clusters, one after the other: the entry for the next
   // kCodeBits bits of input `peek` in cluster k is TokenTables()[k << kCodeBits | peek].
@@ -150,19 +174,26 @@ class UrlBlockModel {
   const char* TokenBytes(uint32_t token) const { return token_bytes_.data() + 16 * size_t{token}; }
 
  private:
-  UrlBlockModel(SymbolTable symbols, int cluster_count, std::array<uint8_t, kContexts> clusters,
-                std::vector<uint8_t> token_lengths, std::vector<uint8_t> shared_lengths);
-  // Fills cluster `cluster`'s decoding table (TokenTables) from its codes.
-  void BuildTokenTable(int cluster);
+  UrlBlockModel(std::vector<std::string> symbols, int cluster_count,
+                std::array<uint8_t, kContexts> clusters, std::vector<uint8_t> token_lengths,
+                std::vector<uint8_t> shared_lengths);
+  // Fills cluster `cluster`'s decoding table (TokenTables) from its codes, `codes` (scratch).
+  void BuildTokenTable(int cluster, std::vector<uint32_t>* codes);
 
-  SymbolTable symbols_;
+  // The encoder, once built; held through a pointer so that the model stays movable.
+  struct LazyEncoder {
+    std::once_flag once;
+    std::atomic<bool> built{false};
+    Encoder encoder;
+  };
+
+  std::vector<std::string> symbols_;
   int cluster_count_ = 1;
   size_t token_count_ = 0;                            // 257 + symbols_.size().
   std::array<uint8_t, kContexts> context_cluster_{};  // Context → cluster.
   std::vector<uint8_t> token_lengths_;                // [cluster × token_count_ + token], bits.
-  std::vector<uint32_t> token_codes_;                 // Same layout.
   std::vector<uint8_t> shared_lengths_;               // [0, 256), bits.
-  std::vector<uint32_t> shared_codes_;
+  std::unique_ptr<LazyEncoder> lazy_encoder_ = std::make_unique<LazyEncoder>();
   std::vector<uint32_t> token_info_;  // Per token, its entry's bits 6..31 (TokenTables).
   struct Free {
     void operator()(uint32_t* p) const { std::free(p); }
