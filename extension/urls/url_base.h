@@ -141,6 +141,13 @@ class BlockKeys {
 // of consecutive keys, see UrlBaseSampler): blocks of kKeysPerBlock keys, the whole sample used.
 codecs::UrlBlockModelOptions UrlBaseModelOptions(size_t sample_bytes);
 
+// How UrlBaseSampler::Train chooses a model. kShared: with UrlBaseModelOptions, for a base whose
+// model the parts may share (one of at least url_store.h's kMinBaseModelKeys keys) or for the
+// parts. kSmallest: that one or one fitted to the sample (a symbol per 512 bytes of keys, at
+// least 64, and 8 clusters), whichever codes the sample in fewer bytes with its model counted:
+// for a sample that is all of a small base's keys, where the model weighs as much as they do.
+enum class ModelFit { kShared, kSmallest };
+
 class UrlBase {
  public:
   // Reads stored part `part` (its number as stored, ≥ kFirstGroupPart) of the base being read:
@@ -353,7 +360,10 @@ class UrlBaseSampler {
 
   void Add(absl::string_view key);
   // Trains the model on the sample (the untrained model when there are no keys).
-  absl::StatusOr<codecs::UrlBlockModel> Train() const;
+  absl::StatusOr<codecs::UrlBlockModel> Train(ModelFit fit = ModelFit::kShared) const;
+  // Bytes of `model` serialized plus the sample coded with it, block by block (each block's
+  // head as the head index codes it).
+  absl::StatusOr<size_t> CodedBytes(const codecs::UrlBlockModel& model) const;
 
   // The sample: keys in order, a whole block from each sampled one.
   std::vector<absl::string_view> Sample() const;

@@ -35,12 +35,14 @@ std::vector<std::string> SyntheticKeys(size_t count, uint32_t seed = 7) {
   return {keys.begin(), keys.end()};
 }
 
-// The base of sorted `keys`, its model trained as UrlStore::Rebuild trains it, or untrained.
-UrlBase Build(const std::vector<std::string>& keys, bool trained = true) {
+// The base of sorted `keys`, its model trained as UrlStore::Rebuild trains that of a large base
+// (or fitted, as that of a small one), or untrained.
+UrlBase Build(const std::vector<std::string>& keys, bool trained = true,
+              ModelFit fit = ModelFit::kShared) {
   UrlBaseSampler sampler;
   for (const std::string& key : keys) sampler.Add(key);
   absl::StatusOr<codecs::UrlBlockModel> model =
-      trained ? sampler.Train() : absl::StatusOr<codecs::UrlBlockModel>(codecs::UrlBlockModel());
+      trained ? sampler.Train(fit) : absl::StatusOr<codecs::UrlBlockModel>(codecs::UrlBlockModel());
   EXPECT_TRUE(model.ok()) << model.status();
   if (!model.ok()) return UrlBase();
   UrlBaseBuilder builder(*std::move(model));
@@ -375,6 +377,45 @@ TEST(UrlBase, DamagedPartsAreDataLossNeverACrash) {
         parts[part][at] ^= 0x5A;
         ExpectDamageHandled(parts, keys);
       }
+    }
+  }
+}
+
+// Keys shaped like real URLs: words in paths, as Wikispeedia's article names.
+std::vector<std::string> WordyKeys(size_t count) {
+  static const char* const kWords[] = {"History_of_", "List_of_", "Battle_of_", "University_",
+                                       "Church",      "Football", "Railway",    "Station",
+                                       "(film)",      "River",    "Province",   "Mountain"};
+  std::mt19937 random(11);
+  std::set<std::string> keys;
+  while (keys.size() < count) {
+    std::string key = "org,wikipedia,en(wiki/";
+    for (int words = 1 + random() % 3; words > 0; --words) key += kWords[random() % 12];
+    key += std::to_string(random() % 5000);
+    keys.insert(std::move(key));
+  }
+  return {keys.begin(), keys.end()};
+}
+
+// kSmallest keeps, of the shared and the fitted model, the one that stores the base in fewer
+// bytes; on keys of little text that is the shared one.
+TEST(UrlBaseSampler, TrainsTheSmallerModelForASmallBase) {
+  for (const std::vector<std::string>& keys : {WordyKeys(3000), SyntheticKeys(3000)}) {
+    UrlBaseSampler sampler;
+    for (const std::string& key : keys) sampler.Add(key);
+    absl::StatusOr<codecs::UrlBlockModel> shared = sampler.Train();
+    absl::StatusOr<codecs::UrlBlockModel> smallest = sampler.Train(ModelFit::kSmallest);
+    ASSERT_TRUE(shared.ok() && smallest.ok());
+    const size_t shared_bytes = *sampler.CodedBytes(*shared);
+    const size_t smallest_bytes = *sampler.CodedBytes(*smallest);
+    EXPECT_LE(smallest_bytes, shared_bytes) << keys[0];
+    const UrlBase base = Build(keys, true, ModelFit::kSmallest);
+    ExpectServes(base, keys);
+    EXPECT_LE(base.StoredBytes(), Build(keys).StoredBytes()) << keys[0];
+    if (keys[0].starts_with("org,wikipedia")) {
+      EXPECT_LT(smallest_bytes, shared_bytes);  // the fitted model
+    } else {
+      EXPECT_EQ(smallest->Serialize(), shared->Serialize());
     }
   }
 }
