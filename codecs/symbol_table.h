@@ -42,8 +42,8 @@ class SymbolTable {
   // The empty table.
   SymbolTable();
 
-  // Whether FromSymbols refuses two equal symbols, or keeps both (matching then finds the last
-  // of them: a table read from a file is only used to encode, where that is harmless).
+  // Whether FromSymbols refuses two equal symbols, or keeps both (matching then finds only the
+  // last of them).
   enum class Repeats { kRefuse, kAllow };
   // A table holding `symbols` in this order (symbol i is symbols[i]). InvalidArgumentError
   // "symbol_table: <what>" if there are more than kMaxSymbols, one is shorter than

@@ -30,7 +30,7 @@ using url_block_internal::Model;
 void EncodeTokens(const Model& model, const Model::Encoder& encoder, absl::string_view key,
                   size_t from, std::vector<uint32_t>* tokens, BitWriter& out) {
   tokens->clear();
-  model.Tokenize(encoder, key, from, tokens);
+  model.Tokenize(key, from, tokens);
   size_t pos = from;
   auto cluster_at = [&](size_t p) {
     return model.Cluster(p == 0 ? Model::kStartContext : static_cast<uint8_t>(key[p - 1]));

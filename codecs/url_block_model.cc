@@ -283,7 +283,7 @@ UrlBlockModel::UrlBlockModel(std::vector<std::string> symbols, int cluster_count
     const uint32_t next_cluster = bytes == 0 ? 0 : context_cluster_[last];
     token_info_[t] = bytes << 6 | next_cluster << kCodeBits | t << 17;
   }
-  // All tables at once: a model is immutable after this, so connections (threads) can share it.
+  // All decoding tables at once, so that connections (threads) can share the model.
   // Zeroed (calloc, usually fresh pages) so that an entry no code wrote, were a code ever
   // incomplete, reads as end-of-key rather than as garbage.
   token_tables_.reset(static_cast<uint32_t*>(
@@ -407,7 +407,8 @@ const UrlBlockModel::Encoder& UrlBlockModel::encoder() const {
   std::call_once(lazy_encoder_->once, [this] {
     Encoder& encoder = lazy_encoder_->encoder;
     encoder.token_count_ = token_count_;
-    // Load checked the count and the lengths, the only refusals left.
+    // Load, Train and the untrained model keep to the count and the lengths, the only refusals
+    // left.
     encoder.symbols_ = *SymbolTable::FromSymbols(symbols_, SymbolTable::Repeats::kAllow);
     encoder.token_codes_.resize(token_lengths_.size());
     for (int k = 0; k < cluster_count_; ++k) {
@@ -421,9 +422,9 @@ const UrlBlockModel::Encoder& UrlBlockModel::encoder() const {
   return lazy_encoder_->encoder;
 }
 
-void UrlBlockModel::Tokenize(const Encoder& encoder, absl::string_view key, size_t from,
+void UrlBlockModel::Tokenize(absl::string_view key, size_t from,
                              std::vector<uint32_t>* tokens) const {
-  ParseOptimal(encoder.symbols_, context_cluster_, token_lengths_.data(), token_count_, key, from,
+  ParseOptimal(encoder().symbols_, context_cluster_, token_lengths_.data(), token_count_, key, from,
                tokens);
 }
 

@@ -39,17 +39,19 @@
 //                      codeword); an odd count ends with a zero low nibble
 // Every token_lengths is a complete prefix code in which all literals and end-of-key have a
 // codeword (so any key can be coded under any context); shared_lengths is a complete code
-// giving all 256 values a codeword. Nothing follows the model. Load() checks all of it.
+// giving all 256 values a codeword. Nothing follows the model. Load() checks all of it but the
+// distinct symbols.
 //
 // Size: about 1 + Σ(1 + symbol length) + 258 + cluster_count × (257 + symbol_count) / 2 + 128
 // bytes; with the defaults on 200,000 URLs about 60 KB, 0.3 bytes per URL.
 // Memory once loaded: per cluster a 16 KiB decoding table and a byte per token (its code
-// lengths), and 20 bytes per token: about 330 KB with the defaults. The decoding tables are
-// built when the model is made (a first look-up on cnr-2000's met all 15 of its clusters when
-// they were built on demand). The encoder (Encoder: codewords, 4 bytes per token and cluster,
-// and the symbol trie, about 400 KB more) is built at the first encode, under std::call_once:
-// a process that only reads never pays for it. Either way a model never changes once
-// built, so several connections (threads) may share one (extension/urls/shared_url_models.h).
+// lengths), and per token 20 bytes plus its symbol's text: about 520 KB with the defaults. The
+// decoding tables are built when the model is made (a first look-up on cnr-2000's met all 15
+// of its clusters when they were built on demand). The encoder (Encoder: codewords, 4 bytes per
+// token and cluster, and a symbol table with its trie: about 470 KB more with the defaults) is
+// built at the first encode, under std::call_once: a connection that only looks up never
+// builds it (crawldb_stats() does, to count the heads it codes again). A model never changes
+// otherwise, so several connections (threads) may share one (extension/urls/shared_url_models.h).
 #pragma once
 
 #include <array>
@@ -148,13 +150,14 @@ class UrlBlockModel {
     std::vector<uint32_t> token_codes_;  // [cluster × token_count_ + token]
     std::vector<uint32_t> shared_codes_;
   };
-  // The encoder, built at the first call (thread-safe); valid as long as the model.
+  // The encoder, built at the first call (thread-safe); valid as long as the model. Not on a
+  // moved-from model, which may only be destroyed or assigned.
   const Encoder& encoder() const;
 
   // Appends the tokens of key[from, end) to *tokens, end-of-key excluded: the parse with the
-  // fewest bits under this model's codes (the context of key[from] is key[from − 1], or start).
-  void Tokenize(const Encoder& encoder, absl::string_view key, size_t from,
-                std::vector<uint32_t>* tokens) const;
+  // fewest bits under this model's codes (the context of key[from] is key[from − 1], or start;
+  // of repeated symbols only the last is tried).
+  void Tokenize(absl::string_view key, size_t from, std::vector<uint32_t>* tokens) const;
 
   // The decoding tables of all clusters, one after the other: the entry for the next
   // kCodeBits bits of input `peek` in cluster k is TokenTables()[k << kCodeBits | peek].

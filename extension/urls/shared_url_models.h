@@ -1,11 +1,11 @@
 // SharedUrlModel: the URL block models (codecs/url_block_model.h) that a process has loaded,
-// shared by its connections. A model is decoded from its stored bytes (5 to 60 KB) into up to
-// 700 KB of codes and decoding tables (16 clusters; up to twice that with 32): 0.8 M
-// instructions for cnr-2000's, 1.7 M for Wikispeedia's, a quarter to a third of a new
-// connection's first join of urls with outlinks. The same bytes always make the same model, so
-// a model is found again by its bytes alone, whatever file or table holds them, and needs no
-// invalidation; a model never changes once made (UrlBlockModel), so connections on any thread
-// may use one at once.
+// shared by its connections. A model is decoded from its stored bytes (4 to 60 KB) into up to
+// about 520 KB of decoding tables (16 clusters; up to twice that with 32), 0.7 M instructions
+// for cnr-2000's, a fifth of a new connection's first join of urls with outlinks; its encoder,
+// about 470 KB more, is built at its first encode. The same bytes always make the same model,
+// so a model is found again by its bytes alone, whatever file or table holds them, and needs
+// no invalidation; a model changes only by building its encoder, under std::call_once
+// (UrlBlockModel), so connections on any thread may use one at once.
 //
 // Memory: every model in use, found again while anyone holds it, plus the kRetainedUrlModels
 // most recently asked for, kept after their last user closes so that the next connection to the

@@ -60,8 +60,8 @@
 // Every failure is a DataLossError "url base: …", never an out-of-bounds read; a group that
 // fails to read is not kept, and look-ups in other groups still answer.
 //
-// Memory: the model (about 700 KB trained, see url_block_model.h; shared with the process's
-// other connections that hold the same, shared_url_models.h); the group heads, coded as
+// Memory: the model (up to about 520 KB trained, see url_block_model.h; shared with the
+// process's other connections that hold the same, shared_url_models.h); the group heads, coded as
 // stored (about 0.013 bytes per URL on the reddit keys) until decoded, then plain; the groups
 // read: each its stored row, two offsets per block, and its block heads decoded — 1/kKeysPerBlock
 // of the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an
@@ -359,7 +359,8 @@ class UrlBaseSampler {
   explicit UrlBaseSampler(size_t max_bytes = kBaseSampleBytes) : max_bytes_(max_bytes) {}
 
   void Add(absl::string_view key);
-  // Trains the model on the sample (the untrained model when there are no keys).
+  // Trains the model on the sample (the untrained model when there are no keys), chosen as
+  // `fit` says; kSmallest only while the sample holds every key given (else as kShared).
   absl::StatusOr<codecs::UrlBlockModel> Train(ModelFit fit = ModelFit::kShared) const;
   // Bytes of `model` serialized plus the sample coded with it, block by block (each block's
   // head as the head index codes it).
@@ -371,6 +372,9 @@ class UrlBaseSampler {
 
  private:
   void Thin();  // Doubles the stride, dropping the blocks it no longer takes.
+
+  static absl::StatusOr<size_t> CodedBytes(const codecs::UrlBlockModel& model,
+                                           absl::Span<const absl::string_view> sample);
 
   size_t max_bytes_;
   size_t stride_ = 1;  // blocks: every stride_-th is sampled

@@ -82,6 +82,12 @@ TEST(SymbolTable, FromSymbolsRefusesBadTables) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(SymbolTable::FromSymbols({"ab", "cd", "ab"}).status().message(),
             "symbol_table: symbol \"ab\" appears twice");
+  // Allowed, a repeat is kept and matching finds the last of the twins.
+  absl::StatusOr<SymbolTable> repeats =
+      SymbolTable::FromSymbols({"ab", "cd", "ab"}, SymbolTable::Repeats::kAllow);
+  ASSERT_TRUE(repeats.ok());
+  EXPECT_EQ(repeats->size(), 3u);
+  EXPECT_EQ(repeats->LongestMatch("xabx", 1), (std::pair<size_t, size_t>(2, 2)));
   std::vector<std::string> too_many;
   for (size_t i = 0; i <= kMaxSymbols; ++i) too_many.push_back("s" + std::to_string(i));
   EXPECT_FALSE(SymbolTable::FromSymbols(too_many).ok());

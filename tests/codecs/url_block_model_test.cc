@@ -139,7 +139,7 @@ TEST(UrlBlockModel, TokenizeSpellsTheKeyWithTheFewestBits) {
     const std::string& key = keys[i];
     for (size_t from : {size_t{0}, key.size() / 2, key.size()}) {
       tokens.clear();
-      model->Tokenize(model->encoder(), key, from, &tokens);
+      model->Tokenize(key, from, &tokens);
       ASSERT_EQ(Spell(*model, tokens), key.substr(from));
       // Never worse than the greedy longest-match parse (when that one is codable).
       greedy.clear();

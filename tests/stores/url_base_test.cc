@@ -390,7 +390,9 @@ std::vector<std::string> WordyKeys(size_t count) {
   std::set<std::string> keys;
   while (keys.size() < count) {
     std::string key = "org,wikipedia,en(wiki/";
-    for (int words = 1 + random() % 3; words > 0; --words) key += kWords[random() % 12];
+    for (int words = 1 + random() % 3; words > 0; --words) {
+      key += kWords[random() % std::size(kWords)];
+    }
     key += std::to_string(random() % 5000);
     keys.insert(std::move(key));
   }
