@@ -404,6 +404,8 @@ absl::StatusOr<UrlBlockModel> UrlBlockModel::Train(absl::Span<const absl::string
 }
 
 const UrlBlockModel::Encoder& UrlBlockModel::encoder() const {
+  // Once built, one load: Tokenize asks for every key it parses.
+  if (lazy_encoder_->built.load(std::memory_order_acquire)) return lazy_encoder_->encoder;
   std::call_once(lazy_encoder_->once, [this] {
     Encoder& encoder = lazy_encoder_->encoder;
     encoder.token_count_ = token_count_;

@@ -369,6 +369,8 @@ class UrlBaseSampler {
   // The sample: keys in order, a whole block from each sampled one.
   std::vector<absl::string_view> Sample() const;
   size_t sample_bytes() const { return bytes_.size(); }
+  // Keys given to Add.
+  size_t keys_seen() const { return keys_seen_; }
 
  private:
   void Thin();  // Doubles the stride, dropping the blocks it no longer takes.

@@ -600,16 +600,14 @@ absl::Status UrlStore::ForEachLiveKey(
 absl::StatusOr<UrlBase> UrlStore::Rebuild(std::vector<int64_t>* old_to_new) {
   // Pass 1: the model's training sample, spread over all the keys.
   UrlBaseSampler sampler;
-  size_t live_keys = 0;
   absl::Status sampled = ForEachLiveKey([&](absl::string_view key, int64_t) {
     sampler.Add(key);
-    ++live_keys;
     return absl::OkStatus();
   });
   if (!sampled.ok()) return sampled;
   // A base too small for the parts to share its model (PartsModel) may get one fitted to it.
-  absl::StatusOr<codecs::UrlBlockModel> model =
-      sampler.Train(live_keys < kMinBaseModelKeys ? ModelFit::kSmallest : ModelFit::kShared);
+  absl::StatusOr<codecs::UrlBlockModel> model = sampler.Train(
+      sampler.keys_seen() < kMinBaseModelKeys ? ModelFit::kSmallest : ModelFit::kShared);
   if (!model.ok()) return model.status();
   // Pass 2: the blocks.
   UrlBaseBuilder builder(*std::move(model));

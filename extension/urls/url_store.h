@@ -179,9 +179,9 @@ class UrlStore {
   // A new base holding every live key (what optimize installs with Reset): the base's keys and
   // the parts', merged in order, twice — once to sample them and train the base's model
   // (UrlBaseSampler; a base under kMinBaseModelKeys keys trains two and keeps the smaller), once
-  // to encode them. When old_to_new is given, it is set to max_id() + 1
-  // entries: for every old id 1..max_id() its id in the new base, 0 for a deleted id (entry 0 is
-  // unused). Holds every part while it runs.
+  // to encode them. When old_to_new is given, it is set to max_id() + 1 entries: for every old
+  // id 1..max_id() its id in the new base, 0 for a deleted id (entry 0 is unused). Holds every
+  // part while it runs.
   absl::StatusOr<UrlBase> Rebuild(std::vector<int64_t>* old_to_new = nullptr);
 
   // Undo log. A mark is a position in it; UndoTo(mark) reverts every change made after it.
