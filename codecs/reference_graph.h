@@ -65,6 +65,7 @@
 #include "codecs/little_endian.h"
 #include "codecs/paged_bytes.h"
 #include "codecs/reference_lists.h"
+#include "codecs/zeroed_array.h"
 
 namespace crawldb::codecs {
 
@@ -328,7 +329,7 @@ class ReferenceGraph final : public EncodedGraph {
 
   void MakeDeferred() {
     deferred_ = true;
-    checked_nodes_ = std::make_unique<std::atomic<uint64_t>[]>((uint64_t{node_count_} + 63) / 64);
+    checked_nodes_ = ZeroedArray<uint64_t>((uint64_t{node_count_} + 63) / 64);
   }
 
   // Makes data units [begin, end) readable, with the 8 bytes after them that a bit reader may
@@ -440,10 +441,13 @@ class ReferenceGraph final : public EncodedGraph {
 
   // Deferred checks: whether Decode has checked the chain of `node`.
   bool NodeChecked(uint32_t node) const {
-    return (checked_nodes_[node / 64].load(std::memory_order_relaxed) >> (node % 64)) & 1;
+    return (std::atomic_ref(checked_nodes_[node / 64]).load(std::memory_order_relaxed) >>
+            (node % 64)) &
+           1;
   }
   void MarkNodeChecked(uint32_t node) const {
-    checked_nodes_[node / 64].fetch_or(uint64_t{1} << (node % 64), std::memory_order_relaxed);
+    std::atomic_ref(checked_nodes_[node / 64])
+        .fetch_or(uint64_t{1} << (node % 64), std::memory_order_relaxed);
   }
 
   // Decodes the lists in node order, keeping the last K + 1 of them, so that a representative
@@ -618,8 +622,9 @@ class ReferenceGraph final : public EncodedGraph {
   bool deferred_ = false;  // Loaded with deferred checks.
   mutable std::mutex check_mutex_;
   mutable std::atomic<bool> all_checked_{false};  // Deferred: CheckAll() has run.
-  // Deferred: one bit per node whose chain Decode has checked.
-  std::unique_ptr<std::atomic<uint64_t>[]> checked_nodes_;
+  // Deferred: one bit per node whose chain Decode has checked, read and set through
+  // std::atomic_ref (a point query maps only the page of its node's bit).
+  mutable ZeroedArray<uint64_t> checked_nodes_;
 };
 
 }  // namespace crawldb::codecs

@@ -68,6 +68,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "codecs/symbol_table.h"
+#include "codecs/zeroed_array.h"
 
 namespace crawldb::codecs {
 
@@ -169,7 +170,7 @@ class UrlBlockModel {
   //   bits 17..31  the token
   // Every entry is set: the codes are complete.
   static constexpr uint32_t kNextTableMask = 0x1F000;
-  const uint32_t* TokenTables() const { return token_tables_.get(); }
+  const uint32_t* TokenTables() const { return token_tables_.data(); }
   // Decoding table of shared-prefix lengths: bits 0..3 codeword length, bits 4..11 the value.
   const uint16_t* SharedTable() const { return shared_table_.data(); }
   // The bytes of `token`, zero-padded to 16 (a literal's byte, nothing for end-of-key), so a
@@ -197,13 +198,10 @@ class UrlBlockModel {
   std::vector<uint8_t> token_lengths_;                // [cluster × token_count_ + token], bits.
   std::vector<uint8_t> shared_lengths_;               // [0, 256), bits.
   std::unique_ptr<LazyEncoder> lazy_encoder_ = std::make_unique<LazyEncoder>();
-  std::vector<uint32_t> token_info_;  // Per token, its entry's bits 6..31 (TokenTables).
-  struct Free {
-    void operator()(uint32_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint32_t[], Free> token_tables_;  // cluster_count_ × 2^kCodeBits entries.
-  std::vector<uint16_t> shared_table_;              // 2^kCodeBits entries.
-  std::vector<char> token_bytes_;                   // 16 bytes per token.
+  std::vector<uint32_t> token_info_;    // Per token, its entry's bits 6..31 (TokenTables).
+  ZeroedArray<uint32_t> token_tables_;  // cluster_count_ × 2^kCodeBits entries.
+  std::vector<uint16_t> shared_table_;  // 2^kCodeBits entries.
+  std::vector<char> token_bytes_;       // 16 bytes per token.
 };
 
 }  // namespace crawldb::codecs

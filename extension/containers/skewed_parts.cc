@@ -12,11 +12,13 @@ constexpr uint64_t kRatioQ63 = 9229617465154500136u;
 // boundary and a guess is off by at most one part.
 constexpr int kGuessBits = 12;
 
+// Computed by the compiler: a process that opens a store would otherwise spend about 76,000
+// instructions on them (issue 18's fresh connection).
 struct Boundaries {
   std::array<uint32_t, kSkewedParts> start{};
   std::array<uint16_t, size_t{1} << kGuessBits> guess{};
 
-  Boundaries() {
+  constexpr Boundaries() {
     uint64_t power = uint64_t{1} << 63;  // 2^(i/1024) in Q63; stays below 2^64 for i < 1024
     for (size_t i = 0; i < kSkewedParts; ++i) {
       start[i] = static_cast<uint32_t>((power - (uint64_t{1} << 63)) >> 31);
@@ -32,20 +34,17 @@ struct Boundaries {
   }
 };
 
-const Boundaries& TheBoundaries() {
-  static const Boundaries boundaries;
-  return boundaries;
-}
+constexpr Boundaries kBoundaries;
 
 }  // namespace
 
 size_t SkewedPartOf(uint32_t hash) {
-  const Boundaries& b = TheBoundaries();
+  const Boundaries& b = kBoundaries;
   size_t part = b.guess[hash >> (32 - kGuessBits)];
   if (part + 1 < kSkewedParts && b.start[part + 1] <= hash) ++part;
   return part;
 }
 
-uint32_t SkewedPartStart(size_t part) { return TheBoundaries().start[part]; }
+uint32_t SkewedPartStart(size_t part) { return kBoundaries.start[part]; }
 
 }  // namespace crawldb

@@ -451,7 +451,7 @@ absl::StatusOr<UrlBlockReader> UrlBase::LookupReader(size_t block,
                                                      codecs::UrlBlockLandmarks* landmarks) const {
   absl::StatusOr<UrlBlockReader> reader = Reader(block);
   if (!reader.ok()) return reader;
-  if (landmark_slots_.empty()) landmark_slots_.assign(block_count(), kNotLookedUp);
+  if (landmark_slots_.empty()) landmark_slots_ = codecs::ZeroedArray<uint32_t>(block_count());
   uint32_t slot = landmark_slots_[block];
   if (slot == kNotLookedUp) {
     // Learning them decodes the whole block, about four times what one look-up decodes: it
@@ -609,7 +609,7 @@ size_t UrlBase::KeysMemoryBytes() const {
   return groups + (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) +
          (version2_heads_.has_value() ? version2_heads_->byte_size() : 0) + heads_.MemoryBytes() +
          head_prefixes_.capacity() * sizeof(uint64_t) + next_head_.capacity() +
-         scratch_.capacity() + landmark_slots_.capacity() * sizeof(uint32_t) +
+         scratch_.capacity() + landmark_slots_.MemoryBytes() +
          landmarks_.capacity() * sizeof(Landmarks) + landmark_keys_.capacity() +
          landmark_scratch_.capacity();
 }

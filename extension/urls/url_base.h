@@ -92,6 +92,7 @@
 #include "codecs/url_block_codec.h"
 #include "codecs/url_block_index.h"
 #include "codecs/url_block_model.h"
+#include "codecs/zeroed_array.h"
 
 namespace crawldb::urls {
 
@@ -334,11 +335,11 @@ class UrlBase {
     uint32_t forward_bits, backward_bits;
     uint8_t forward_index, backward_index;  // < kKeysPerBlock
   };
-  // Per block: kNotLookedUp, kLookedUpOnce (landmarks not learned yet), else 1 + index in
-  // landmarks_.
+  // Per block: kNotLookedUp (zero, what a ZeroedArray holds at first), kLookedUpOnce (landmarks
+  // not learned yet), else 1 + index in landmarks_.
   static constexpr uint32_t kNotLookedUp = 0;
   static constexpr uint32_t kLookedUpOnce = std::numeric_limits<uint32_t>::max();
-  mutable std::vector<uint32_t> landmark_slots_;
+  mutable codecs::ZeroedArray<uint32_t> landmark_slots_;
   mutable std::vector<Landmarks> landmarks_;
   mutable std::string landmark_keys_;
   mutable std::string landmark_scratch_;

@@ -1,0 +1,52 @@
+#include "codecs/zeroed_array.h"
+
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <utility>
+
+#include "gtest/gtest.h"
+
+namespace crawldb::codecs {
+namespace {
+
+// Bytes of this process in memory (/proc/self/statm's resident pages).
+size_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+TEST(ZeroedArray, StartsAtZeroAndKeepsWhatIsWritten) {
+  ZeroedArray<uint32_t> array(10'000);
+  EXPECT_EQ(array.size(), 10'000u);
+  EXPECT_FALSE(array.empty());
+  EXPECT_EQ(array.MemoryBytes(), 40'000u);
+  for (size_t i = 0; i < array.size(); ++i) ASSERT_EQ(array[i], 0u) << i;
+  array[9'999] = 7;
+  array[0] = 3;
+  ZeroedArray<uint32_t> moved = std::move(array);
+  EXPECT_EQ(moved[0], 3u);
+  EXPECT_EQ(moved[1], 0u);
+  EXPECT_EQ(moved[9'999], 7u);
+  EXPECT_TRUE(ZeroedArray<uint64_t>().empty());
+}
+
+// What it is for: a large array of which one entry is written costs about a page, not its size.
+TEST(ZeroedArray, MapsOnlyThePagesWritten) {
+  constexpr size_t kEntries = size_t{32} << 20;  // 256 MiB of uint64_t
+  const size_t before = ResidentBytes();
+  ZeroedArray<uint64_t> array(kEntries);
+  array[kEntries / 2] = 1;
+  const size_t grown = ResidentBytes() - before;
+  // Far below the 256 MiB that writing every page would map (a sanitizer's shadow of the
+  // block may take an eighth of it).
+  EXPECT_LT(grown, size_t{64} << 20) << grown;
+  EXPECT_EQ(array[kEntries / 2], 1u);
+}
+
+}  // namespace
+}  // namespace crawldb::codecs
