@@ -112,9 +112,8 @@ absl::Status FrontierTable::InsertRow(sqlite3_value** columns, sqlite3_int64* ro
                            "use INSERT OR IGNORE to skip known URLs");
   }
   if (plan.refusal.has_value()) return ConstraintError(kFrontierModule, *plan.refusal);
-  CRAWLDB_ASSIGN_OR_RETURN(
-      std::optional<int64_t> url_id,
-      QueueNew(*url, fp, plan.depth, static_cast<int32_t>(priority), "INSERT"));
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> url_id,
+                           QueueNew(*url, plan, static_cast<int32_t>(priority), "INSERT"));
   if (!url_id.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(std::string refusal, UrlsRefusal(*url));
     return ConstraintError(kFrontierModule, refusal);
@@ -174,11 +173,19 @@ absl::StatusOr<FrontierTable::AddPlan> FrontierTable::TryPlanAdd(
   AddPlan plan;
   plan.fp = identity::UrlFingerprint(url.text());
   if (parent != nullptr) plan.parent_fp = identity::UrlFingerprint(parent->text());
-  CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* known,
-                           store_.Find(FrontierPartOf(url.host()), plan.fp));
-  if (known != nullptr) {
-    plan.known = true;
-    return plan;
+  plan.in_write_transaction = in_write_transaction();
+  const size_t part = FrontierPartOf(url.host());
+  // Past the cache's size, the URL's part is read only when `urls` cannot tell that the URL is
+  // new (issue 13); below it, a part read once serves every later add.
+  if (!store_.CacheHoldsAll() && store_.WouldRead(part, plan.fp)) {
+    CRAWLDB_ASSIGN_OR_RETURN(plan.new_url, UrlsVouchNew(url));
+  }
+  if (!plan.new_url) {
+    CRAWLDB_ASSIGN_OR_RETURN(const UrlRecord* known, store_.Find(part, plan.fp));
+    if (known != nullptr) {
+      plan.known = true;
+      return plan;
+    }
   }
   std::optional<uint32_t> host = store_.FindHost(url.host());
   if (parent != nullptr) {
@@ -276,8 +283,7 @@ absl::Status FrontierTable::ApplyAdd(const AddRequest& request) {
     last_add_.result = 0;
     return absl::OkStatus();
   }
-  CRAWLDB_ASSIGN_OR_RETURN(last_add_.url_id,
-                           QueueNew(url, fp, request.plan.depth, request.priority, "add"));
+  CRAWLDB_ASSIGN_OR_RETURN(last_add_.url_id, QueueNew(url, request.plan, request.priority, "add"));
   if (!last_add_.url_id.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(last_add_.refusal, UrlsRefusal(url));
     return absl::OkStatus();
@@ -287,9 +293,10 @@ absl::Status FrontierTable::ApplyAdd(const AddRequest& request) {
 }
 
 absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::NormalizedUrl& url,
-                                                               uint64_t fp, uint32_t depth,
+                                                               const AddPlan& plan,
                                                                int32_t priority,
                                                                absl::string_view what) {
+  if (store_.size() == 0) CRAWLDB_RETURN_IF_ERROR(PairWithUrls());
   // OR IGNORE: `urls` may hold the URL already (added there, or queued and deleted here).
   std::optional<int64_t> url_id;
   {
@@ -298,12 +305,21 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::QueueNew(const identity::N
     CRAWLDB_RETURN_IF_ERROR(insert.Run());
     if (sqlite3_changes64(db()) == 1) url_id = sqlite3_last_insert_rowid(db());
   }
+  // `urls` vouched for a new URL: trusted as it stands in this write transaction (a plan made
+  // before it, by crawl_add, is checked again).
+  bool new_url = false;
+  if (plan.new_url && url_id.has_value()) {
+    new_url = plan.in_write_transaction;
+    if (!new_url) {
+      CRAWLDB_ASSIGN_OR_RETURN(new_url, UrlsLineageHolds());
+    }
+  }
   if (!url_id.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(url_id, IdOf(url));
     if (!url_id.has_value()) return std::nullopt;  // `urls` refused it (its own options)
   }
   CRAWLDB_ASSIGN_OR_RETURN(FrontierStore::AddResult added,
-                           store_.Add(fp, *url_id, url.host(), depth, priority));
+                           store_.Add(plan.fp, *url_id, url.host(), plan.depth, priority, new_url));
   if (added != FrontierStore::AddResult::kAdded) {
     return absl::InternalError(
         absl::StrCat("crawldb_frontier: ", what, " disagrees with its plan"));

@@ -49,6 +49,8 @@ enum Slot {
   kStoredParts,
   kAppendLink,
   kInsertUrl,
+  kReadUrlsLineage,
+  kWriteUrlsLineage,
   // <t>_leases (lease tokens, frontier_table.h).
   kLeasesExist,
   kCreateLeases,

@@ -476,6 +476,8 @@ absl::Status FrontierTable::WriteCommit(int64_t seq, const ChangeSet& changes) {
   // The commit joins the tail, which a fold then writes out whole.
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<PartRange> ranges, RangesOf(changes));
   tail_.Add(changes.urls, ranges, changes.hosts, fold ? 0 : blob_.size());
+  // Reading a part finds the commit's changes in the tail or its rows from here on.
+  store_.ForgetUnreadAdds();
   if (fold) {
     CRAWLDB_RETURN_IF_ERROR(Fold(seq));
     row.folded = seq;

@@ -70,6 +70,7 @@ FrontierStore::FrontierStore(FrontierPolicy policy, FrontierPartSource* source)
     : policy_(policy), source_(source), parts_(kFrontierParts) {
   if (source_ == nullptr) {
     for (Part& part : parts_) part.held = true;
+    held_clean_parts_ = parts_.size();
   }
 }
 
@@ -142,10 +143,13 @@ absl::Status FrontierStore::Hold(size_t part) {
 absl::Status FrontierStore::ReadPart(size_t part) {
   Part& read = parts_[part];
   read.held = true;  // ApplyToPart fills it
+  ++held_clean_parts_;
+  ++parts_read_;
   read.records = SlotHashMap<UrlRecord>();
   absl::Status status =
       source_->ReadPart(part, [&](const ChangeSet& changes) { return ApplyToPart(part, changes); });
   if (!status.ok()) return status;
+  if (status = JoinUnread(part); !status.ok()) return status;
   // The hosts' queues and timers, then their agreement with the summaries.
   for (uint32_t id : read.hosts) {
     hosts_[id].queue.clear();
@@ -178,6 +182,10 @@ absl::Status FrontierStore::ReadPart(size_t part) {
   }
   read.bytes = PartBytes(part);
   held_bytes_ += read.bytes;
+  if (read.unread.size() > 0) {  // joined the part, which now holds uncommitted changes
+    read.unread = SlotHashMap<UrlRecord>();
+    MarkDirty(part);
+  }
   Evict(part);
   return absl::OkStatus();
 }
@@ -257,6 +265,7 @@ void FrontierStore::Drop(size_t part) {
   }
   dropped.records = SlotHashMap<UrlRecord>();
   if (dropped.held) held_bytes_ -= dropped.bytes;
+  if (dropped.held && !dropped.dirty) --held_clean_parts_;
   dropped.held = false;
   dropped.dirty = false;
   dropped.bytes = 0;
@@ -264,7 +273,10 @@ void FrontierStore::Drop(size_t part) {
 
 void FrontierStore::Evict(size_t keep) {
   if (source_ == nullptr) return;
-  while (held_bytes_ > cache_bytes_) {
+  // Once every held part has uncommitted changes (a long writing transaction), there is nothing
+  // to evict: return without looking at the 4,096 parts.
+  const bool keep_clean = keep < parts_.size() && parts_[keep].held && !parts_[keep].dirty;
+  while (held_bytes_ > cache_bytes_ && held_clean_parts_ > (keep_clean ? 1u : 0u)) {
     size_t oldest = kFrontierParts;
     for (size_t i = 0; i < parts_.size(); ++i) {
       const Part& part = parts_[i];
@@ -292,6 +304,7 @@ void FrontierStore::ForgetPart(size_t part) {
 }
 
 absl::StatusOr<const UrlRecord*> FrontierStore::Find(size_t part, uint64_t fp) {
+  if (const UrlRecord* unread = parts_[part].unread.Find(fp)) return unread;
   if (absl::Status status = Hold(part); !status.ok()) return status;
   return parts_[part].records.Find(fp);
 }
@@ -438,21 +451,25 @@ void FrontierStore::Mutate(size_t part, uint64_t fp, const UrlRecord* next) {
   entry.fp = fp;
   if (const UrlRecord* old = parts_[part].records.Find(fp)) {
     entry.existed = true;
-    entry.record = *old;
+    entry.before = *old;
   }
   undo_.push_back(entry);
-  if (!parts_[part].dirty) {
-    parts_[part].dirty = true;
-    dirty_parts_.push_back(static_cast<uint32_t>(part));
-  }
+  MarkDirty(part);
   SetRecord(part, fp, next);
+}
+
+void FrontierStore::MarkDirty(size_t part) {
+  if (parts_[part].dirty) return;
+  parts_[part].dirty = true;
+  --held_clean_parts_;
+  dirty_parts_.push_back(static_cast<uint32_t>(part));
 }
 
 void FrontierStore::MutateHost(uint32_t id, const HostSettings& settings) {
   UndoEntry entry;
   entry.kind = UndoEntry::Kind::kHostSettings;
   entry.host = id;
-  entry.settings = hosts_[id].settings;
+  entry.before = hosts_[id].settings;
   undo_.push_back(entry);
   hosts_[id].settings = settings;
   Place(id);
@@ -478,10 +495,16 @@ uint32_t FrontierStore::CreateHost(absl::string_view name) {
 
 absl::StatusOr<FrontierStore::AddResult> FrontierStore::Add(uint64_t fp, int64_t url_id,
                                                             absl::string_view host_name,
-                                                            uint32_t depth, int32_t priority) {
+                                                            uint32_t depth, int32_t priority,
+                                                            bool new_url) {
   const size_t part = FrontierPartOf(host_name);
-  if (absl::Status status = Hold(part); !status.ok()) return status;
-  if (parts_[part].records.Contains(fp)) return AddResult::kKnown;
+  const bool unread = new_url && !parts_[part].held;
+  if (unread) {
+    if (parts_[part].unread.Contains(fp)) return AddResult::kKnown;
+  } else {
+    if (absl::Status status = Hold(part); !status.ok()) return status;
+    if (parts_[part].records.Contains(fp)) return AddResult::kKnown;
+  }
   if (policy_.max_depth > 0 && depth > policy_.max_depth) return AddResult::kDepthLimit;
   std::optional<uint32_t> host = FindHost(host_name);
   int64_t budget = host.has_value() ? BudgetOf(hosts_[*host]) : policy_.host_budget;
@@ -496,7 +519,11 @@ absl::StatusOr<FrontierStore::AddResult> FrontierStore::Add(uint64_t fp, int64_t
   record.host = *host;
   record.depth = static_cast<uint16_t>(std::min<uint32_t>(depth, UINT16_MAX));
   record.priority = priority;
-  Mutate(part, fp, &record);
+  if (unread) {
+    AddUnread(part, fp, record);
+  } else {
+    Mutate(part, fp, &record);
+  }
   return AddResult::kAdded;
 }
 
@@ -623,47 +650,6 @@ absl::StatusOr<bool> FrontierStore::SetPriority(size_t part, uint64_t fp, int32_
   record.priority = priority;
   Mutate(part, fp, &record);
   return true;
-}
-
-void FrontierStore::UndoTo(size_t mark) {
-  while (undo_.size() > mark) {
-    UndoEntry entry = std::move(undo_.back());
-    undo_.pop_back();
-    switch (entry.kind) {
-      case UndoEntry::Kind::kUrl:
-        SetRecord(entry.part, entry.fp, entry.existed ? &entry.record : nullptr);
-        break;
-      case UndoEntry::Kind::kHostSettings:
-        hosts_[entry.host].settings = entry.settings;
-        Place(entry.host);
-        break;
-      case UndoEntry::Kind::kHostCreated: {
-        // Undone in reverse order: the host is the last one, the last of its part, and holds
-        // nothing any more.
-        Host& host = hosts_.back();
-        parts_[host.part].hosts.pop_back();
-        host_ids_.erase(host.name);
-        hosts_.pop_back();
-        break;
-      }
-    }
-  }
-  if (undo_.empty()) ClearUndo();
-}
-
-void FrontierStore::ClearUndo() {
-  undo_.clear();
-  if (undo_.capacity() > 4096) undo_.shrink_to_fit();
-  for (uint32_t part : dirty_parts_) {
-    Part& dirty = parts_[part];
-    if (!dirty.dirty) continue;
-    dirty.dirty = false;
-    held_bytes_ -= dirty.bytes;
-    dirty.bytes = PartBytes(part);
-    held_bytes_ += dirty.bytes;
-  }
-  dirty_parts_.clear();
-  Evict(kFrontierParts);
 }
 
 }  // namespace crawldb::frontier

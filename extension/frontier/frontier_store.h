@@ -26,6 +26,13 @@
 // not yet committed. A part read must agree with its hosts' summaries (DataLossError otherwise).
 // Without a source (tests, benchmarks) every part is held from the start, empty.
 //
+// Unread adds. An add that the caller knows to be of a URL no part holds (Add's new_url) does
+// not read the URL's part when it is not held: the record waits beside the part until the part
+// is read (it then joins the part, which holds uncommitted changes from there on) or the
+// transaction ends (UndoTo takes it back; once the commit is written, ForgetUnreadAdds drops it,
+// the rows holding it). The host's summary and the state counts take it at once, so leasing
+// order and budgets see it.
+//
 // Lease order and politeness. Each host has its own queue ordered by (depth, priority, fp) — the
 // paper's key G ⊕ p(K) ⊕ h(K), with the fingerprint as h(K). A host with queued URLs is either
 // "ready" (its wake time max(next_allowed, blocked_until) <= now), kept in ready_ ordered by its
@@ -44,7 +51,8 @@
 // to forget (those whose changes it was not given).
 //
 // Memory: a held part costs about 58 bytes per record (slot_hash_map.h) and 16 bytes per queued
-// or timed record in its host's B-tree; a host about 200 bytes plus its name, held or not.
+// or timed record in its host's B-tree; a host about 200 bytes plus its name, held or not; an
+// unread add about 58 bytes, and every change 80 bytes of undo log until its transaction ends.
 //
 // Not thread-safe: one store belongs to one connection's vtab.
 #pragma once
@@ -58,6 +66,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/container/btree_set.h"
@@ -190,7 +199,8 @@ class FrontierStore {
   // Look-ups.
   size_t size() const;
   // The record of `fp` in part `part` (FrontierPartOf of the URL's host), or nullptr; valid
-  // until the next call that may read a part.
+  // until the next call that changes the store or may read a part. An unread add is found
+  // without reading its part.
   absl::StatusOr<const UrlRecord*> Find(size_t part, uint64_t fp);
   // The part holding `fp`, or nullopt: the parts held are searched first, then every other.
   absl::StatusOr<std::optional<size_t>> Locate(uint64_t fp);
@@ -218,13 +228,28 @@ class FrontierStore {
   }
   bool held(size_t part) const { return parts_[part].held; }
   size_t held_parts() const;
+  // Parts read from the source since the store was made (a Reset keeps the count).
+  uint64_t parts_read() const { return parts_read_; }
+  // Whether part `part` has unread adds (it is not held then).
+  bool has_unread_adds(size_t part) const { return parts_[part].unread.size() > 0; }
+  // Whether Find(part, fp) would read the part.
+  bool WouldRead(size_t part, uint64_t fp) const {
+    return !parts_[part].held && !parts_[part].unread.Contains(fp);
+  }
+  // Whether the cache bound would hold every part at once (about kHeldRecordBytes a record: 58
+  // in its part's map, 24 in its host's queue): then a part read stays held, and reading it
+  // is worth more than adding to it unread.
+  static constexpr size_t kHeldRecordBytes = 82;
+  bool CacheHoldsAll() const { return size() <= cache_bytes_ / kHeldRecordBytes; }
 
   // Writes. Each is recorded in the undo log.
   enum class AddResult { kAdded, kKnown, kDepthLimit, kHostBudget };
   // Adds a new URL: `fp` its fingerprint, `url_id` its id in `urls`, `host` its host,
-  // `depth` >= 1.
+  // `depth` >= 1. `new_url`: the caller knows that no part holds `fp`, so a part not held is
+  // not read (an unread add, above); a part that turns out to hold it is refused when it is
+  // read (DataLossError).
   absl::StatusOr<AddResult> Add(uint64_t fp, int64_t url_id, absl::string_view host, uint32_t depth,
-                                int32_t priority);
+                                int32_t priority, bool new_url = false);
 
   struct Leased {
     uint64_t fp;
@@ -264,6 +289,10 @@ class FrontierStore {
   void UndoTo(size_t mark);
   // Forgets the undo log (the changes are committed): no part is pinned any more.
   void ClearUndo();
+  // The transaction's changes are written where reading a part finds them (the table's rows and
+  // log tail): its unread adds are kept no longer. Only between writing a commit and ClearUndo
+  // (which calls it), since UndoTo cannot take back what it dropped.
+  void ForgetUnreadAdds();
 
   // The changes made after `mark`: the post-images of the hosts whose settings or records
   // changed (by id), the URL changes by part (each change's record.host is set, a delete's
@@ -301,13 +330,16 @@ class FrontierStore {
   struct UndoEntry {
     enum class Kind : uint8_t { kUrl, kHostSettings, kHostCreated };
     Kind kind;
-    bool existed = false;   // kUrl: the record existed before the change
-    uint32_t part = 0;      // kUrl
-    uint32_t host = 0;      // kHostSettings, kHostCreated
-    uint64_t fp = 0;        // kUrl
-    UrlRecord record;       // kUrl: the record before the change, when it existed
-    HostSettings settings;  // kHostSettings: the settings before the change
+    bool existed = false;  // kUrl: the record existed before the change
+    uint32_t part = 0;     // kUrl
+    uint32_t host = 0;     // kHostSettings, kHostCreated
+    bool unread = false;   // kUrl: an unread add
+    uint64_t fp = 0;       // kUrl
+    // What the change replaced: kUrl the record, when it existed (else {}), or for an unread
+    // add its host's summary; kHostSettings the host's settings. 80 bytes an entry in all.
+    std::variant<UrlRecord, HostSummary, HostSettings> before;
   };
+  static_assert(sizeof(UndoEntry) <= 80, "the undo log's figure above");
   struct ReadyEntry {
     QueueKey key;
     uint32_t host;
@@ -322,6 +354,7 @@ class FrontierStore {
     size_t bytes = 0;             // memory when last counted
     std::vector<uint32_t> hosts;  // the hosts of the part, held or not
     SlotHashMap<UrlRecord> records;
+    SlotHashMap<UrlRecord> unread;  // unread adds, while the part is not held
   };
 
   static QueueKey KeyOf(uint64_t fp, const UrlRecord& record) {
@@ -340,11 +373,19 @@ class FrontierStore {
   absl::Status CheckChange(size_t part, const UrlChange& change, const UrlRecord* current) const;
   void Drop(size_t part);
   void Evict(size_t keep);
+  // Unread adds (frontier_store_unread.cc): records one, after the checks of Add; moves those of
+  // a part just read into it (DataLossError when the part holds one); takes one back; the
+  // record of `fp` in a part as it stands, held or with unread adds.
+  void AddUnread(size_t part, uint64_t fp, const UrlRecord& record);
+  absl::Status JoinUnread(size_t part);
+  void UndoUnread(const UndoEntry& entry);
+  const UrlRecord* Current(size_t part, uint64_t fp) const;
   size_t PartBytes(size_t part) const;
   uint32_t CreateHost(absl::string_view name);
   void PushHostCreated(uint32_t id);
   // Changes with undo; the part must be held.
   void Mutate(size_t part, uint64_t fp, const UrlRecord* next);
+  void MarkDirty(size_t part);  // held part `part` has uncommitted changes
   void MutateHost(uint32_t id, const HostSettings& settings);
   // Changes without undo; keep every derived structure in step.
   void SetRecord(size_t part, uint64_t fp, const UrlRecord* next);
@@ -363,6 +404,8 @@ class FrontierStore {
   size_t cache_bytes_ = std::numeric_limits<size_t>::max();
   std::vector<Part> parts_;
   size_t held_bytes_ = 0;
+  size_t held_clean_parts_ = 0;  // parts held without uncommitted changes: what Evict may drop
+  uint64_t parts_read_ = 0;
   uint64_t tick_ = 0;
   std::vector<Host> hosts_;
   absl::flat_hash_map<std::string, uint32_t> host_ids_;
@@ -374,6 +417,7 @@ class FrontierStore {
   StateCounts state_counts_ = {};
   std::vector<UndoEntry> undo_;
   std::vector<uint32_t> dirty_parts_;
+  std::vector<uint32_t> unread_parts_;  // parts given unread adds in this transaction
 };
 
 }  // namespace crawldb::frontier

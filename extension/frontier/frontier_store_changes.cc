@@ -1,6 +1,8 @@
-// FrontierStore's change sets: what a transaction writes (ChangesSince, PartSnapshot) and what
-// other connections committed (ApplyCommitted), frontier_store.h.
+// FrontierStore's change sets: what a transaction writes (ChangesSince, PartSnapshot), its undo
+// log (UndoTo, ClearUndo) and what other connections committed (ApplyCommitted),
+// frontier_store.h.
 #include <algorithm>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "extension/frontier/frontier_changes.h"
@@ -25,11 +27,14 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
       hosts.insert(entry.host);
       continue;
     }
-    uint32_t host = entry.existed ? entry.record.host : 0;
+    const UrlRecord* before = entry.existed ? &std::get<UrlRecord>(entry.before) : nullptr;
+    uint32_t host = before != nullptr ? before->host : 0;
     if (!entry.existed) {
-      if (const UrlRecord* now = parts_[entry.part].records.Find(entry.fp)) host = now->host;
+      if (const UrlRecord* now = Current(entry.part, entry.fp)) host = now->host;
     }
-    if (touched.emplace(entry.fp, Touched{entry.part, host, entry.existed, entry.record.url_id})
+    if (touched
+            .emplace(entry.fp, Touched{entry.part, host, entry.existed,
+                                       before != nullptr ? before->url_id : kNoUrlId})
             .second) {
       order.push_back({entry.part, entry.fp});
     }
@@ -38,7 +43,7 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [part, fp] : order) {
     const Touched& first = touched.find(fp)->second;
-    const UrlRecord* record = parts_[first.part].records.Find(fp);
+    const UrlRecord* record = Current(first.part, fp);
     if (record == nullptr) {
       if (!first.existed) continue;  // added and dropped again
       UrlChange change{fp, UrlChangeKind::kDelete, {}};
@@ -81,10 +86,60 @@ absl::Status FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) {
   return absl::OkStatus();
 }
 
+void FrontierStore::UndoTo(size_t mark) {
+  while (undo_.size() > mark) {
+    UndoEntry entry = std::move(undo_.back());
+    undo_.pop_back();
+    switch (entry.kind) {
+      case UndoEntry::Kind::kUrl:
+        if (entry.unread && !parts_[entry.part].held) {
+          UndoUnread(entry);
+        } else {
+          SetRecord(entry.part, entry.fp,
+                    entry.existed ? &std::get<UrlRecord>(entry.before) : nullptr);
+        }
+        break;
+      case UndoEntry::Kind::kHostSettings:
+        hosts_[entry.host].settings = std::get<HostSettings>(entry.before);
+        Place(entry.host);
+        break;
+      case UndoEntry::Kind::kHostCreated: {
+        // Undone in reverse order: the host is the last one, the last of its part, and holds
+        // nothing any more.
+        Host& host = hosts_.back();
+        parts_[host.part].hosts.pop_back();
+        host_ids_.erase(host.name);
+        hosts_.pop_back();
+        break;
+      }
+    }
+  }
+  if (undo_.empty()) ClearUndo();
+}
+
+void FrontierStore::ClearUndo() {
+  undo_.clear();
+  if (undo_.capacity() > 4096) undo_.shrink_to_fit();
+  for (uint32_t part : dirty_parts_) {
+    Part& dirty = parts_[part];
+    if (!dirty.dirty) continue;
+    dirty.dirty = false;
+    ++held_clean_parts_;
+    held_bytes_ -= dirty.bytes;
+    dirty.bytes = PartBytes(part);
+    held_bytes_ += dirty.bytes;
+  }
+  dirty_parts_.clear();
+  ForgetUnreadAdds();
+  Evict(kFrontierParts);
+}
+
 void FrontierStore::Reset() {
   const size_t cache_bytes = cache_bytes_;
+  const uint64_t parts_read = parts_read_;
   *this = FrontierStore(policy_, source_);
   cache_bytes_ = cache_bytes;
+  parts_read_ = parts_read;
 }
 
 absl::Status FrontierStore::ApplyCommitted(const ChangeSet& committed,

@@ -1,4 +1,5 @@
 // FrontierStore::Check, every invariant of the store, and MemoryBytes (frontier_store.h).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ absl::Status FrontierStore::Check(std::vector<std::string>* problems) {
                            counts[state]));
     }
   }
+  const size_t held_clean = static_cast<size_t>(std::count_if(
+      parts_.begin(), parts_.end(), [](const Part& part) { return part.held && !part.dirty; }));
+  if (held_clean != held_clean_parts_) {
+    problem(absl::StrCat(held_clean, " parts are held without changes; the store counts ",
+                         held_clean_parts_));
+  }
   size_t placed = 0, timed = 0;
   for (uint32_t id = 0; id < hosts_.size(); ++id) {
     const Host& host = hosts_[id];
@@ -107,7 +114,7 @@ size_t FrontierStore::MemoryBytes() const {
   for (const Host& host : hosts_) bytes += host.name.capacity();
   for (size_t part = 0; part < parts_.size(); ++part) {
     if (parts_[part].held) bytes += PartBytes(part);
-    bytes += parts_[part].hosts.capacity() * sizeof(uint32_t);
+    bytes += parts_[part].unread.MemoryBytes() + parts_[part].hosts.capacity() * sizeof(uint32_t);
   }
   return bytes;
 }

@@ -176,6 +176,10 @@ std::vector<std::string> FrontierTable::StatementSql() const {
                    "(token, pos, part, fp, lease_until) VALUES (?1, ?2, ?3, ?4, ?5)");
   sql[kInsertUrl] = absl::StrCat("INSERT OR IGNORE INTO ", QuoteIdentifier(schema()), ".",
                                  QuoteIdentifier(urls_name_), "(url) VALUES (?1)");
+  const std::string config = ShadowName("config");
+  sql[kReadUrlsLineage] = absl::StrCat("SELECT value FROM ", config, " WHERE key = 'urls_lineage'");
+  sql[kWriteUrlsLineage] =
+      absl::StrCat("INSERT OR REPLACE INTO ", config, "(key, value) VALUES ('urls_lineage', ?1)");
   return sql;
 }
 
@@ -293,6 +297,40 @@ absl::StatusOr<std::optional<int64_t>> FrontierTable::IdOf(const identity::Norma
   return urls->IdOf(url);
 }
 
+absl::StatusOr<bool> FrontierTable::UrlsVouchNew(const identity::NormalizedUrl& url) {
+  CRAWLDB_ASSIGN_OR_RETURN(bool holds, UrlsLineageHolds());
+  if (!holds) return false;
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<int64_t> id, IdOf(url));
+  return !id.has_value();
+}
+
+absl::StatusOr<bool> FrontierTable::UrlsLineageHolds() {
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, UrlsOf());
+  const uint64_t epoch = urls->lineage_epoch();
+  if (lineage_holds_.has_value() && lineage_holds_->first == epoch) return lineage_holds_->second;
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> lineage, urls->Lineage());
+  bool holds = false;
+  if (lineage.has_value()) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement paired, Use(kReadUrlsLineage));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, paired.Step());
+    holds = row && !paired.ColumnIsNull(0) && paired.ColumnText(0) == *lineage;
+  }
+  // Kept while `urls` sees no change: the frontier's own record of the lineage changes only
+  // while it holds nothing, to what `urls` has then.
+  lineage_holds_.emplace(epoch, holds);
+  return holds;
+}
+
+absl::Status FrontierTable::PairWithUrls() {
+  lineage_holds_.reset();
+  CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, UrlsOf());
+  CRAWLDB_ASSIGN_OR_RETURN(std::optional<std::string> lineage, urls->Lineage());
+  if (!lineage.has_value()) return absl::OkStatus();
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pair, Use(kWriteUrlsLineage));
+  CRAWLDB_RETURN_IF_ERROR(pair.BindText(1, *lineage));
+  return pair.Run();
+}
+
 // ---------------------------------------------------------------------------------------------
 // The clock and lease tokens.
 
@@ -376,12 +414,12 @@ absl::StatusOr<std::string> FrontierTable::StatsJson() {
       "{\"table\":%s,\"module\":\"%s\",\"urls\":%d,\"queued\":%d,\"retry_waiting\":%d,"
       "\"leased\":%d,\"done\":%d,\"recrawl_scheduled\":%d,\"failed\":%d,\"hosts\":%d,"
       "\"hosts_waiting\":%s,\"log_bytes\":%d,\"snapshot_bytes\":%d,\"pending_bytes\":%d,"
-      "\"parts_held\":%d,\"memory_bytes\":%d}",
+      "\"parts_held\":%d,\"parts_read\":%d,\"memory_bytes\":%d}",
       JsonString(name()), kFrontierModule, store_.size(),
       count(UrlState::kQueued) + count(UrlState::kWaiting), count(UrlState::kWaiting),
       count(UrlState::kLeased), count(UrlState::kDone) + count(UrlState::kRecrawl),
       count(UrlState::kRecrawl), count(UrlState::kFailed), store_.host_count(), hosts_waiting,
-      log_bytes, snapshot_bytes, pending_bytes, store_.held_parts(),
+      log_bytes, snapshot_bytes, pending_bytes, store_.held_parts(), store_.parts_read(),
       store_.MemoryBytes() + tail_.MemoryBytes());
 }
 

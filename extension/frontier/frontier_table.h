@@ -68,7 +68,9 @@
 // fingerprint and loaded them all at once, are refused, 3 and 4 with the way out):
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when `urls` optimize renumbers every record's id: other connections
-//                 then read everything again)
+//                 then read everything again), and 'urls_lineage': the lineage of `urls`
+//                 (urls::UrlIds::Lineage) as the first add found it while the frontier held no
+//                 record (below); absent before one
 //   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed,
 //                 size, queued, best_depth, best_priority, best_fp, timed, first_due)
 //                 formats 5 and 6 only (empty since): every host, as the host groups below
@@ -127,7 +129,14 @@
 //
 // Paging. Opening a table reads its hosts and the log rows after the last fold, nothing of any
 // part; a part is read (its snapshot, its pending rows and its changes in the tail) when a
-// statement reaches one of its hosts' records, and kept within `cache_mb` (frontier_store.h). A
+// statement reaches one of its hosts' records, and kept within `cache_mb` (frontier_store.h).
+// Once the frontier is larger than that bound (FrontierStore::CacheHoldsAll), an add of a URL
+// whose part is not held reads the part only when `urls` cannot vouch that the frontier has no
+// record of it: `urls` vouches for a URL it does not hold while its lineage is
+// 'urls_lineage' (no URL has left `urls` since the frontier held nothing, so every URL the
+// frontier holds is in `urls`). The record then waits beside its part (an unread add,
+// frontier_store.h) until a statement reads the part or the transaction commits. A crawl_add
+// planned outside a write transaction checks the lineage again in it. A
 // fold merges a part's pending rows into a new snapshot once they weigh 4 kB and as much as the
 // snapshot, or are 16 rows and weigh a quarter to five eighths of it (by part), or are 256
 // rows, so a part's rows stay within about twice its size and a merge rewrites a few times what
@@ -223,6 +232,10 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
     std::optional<std::string> refusal;
     uint64_t fp = 0;
     uint64_t parent_fp = 0;
+    // `urls` vouched that no part holds the URL (UrlsVouchNew), so the plan read no part for
+    // it; in a write transaction of this table, which no other commit can enter before the add.
+    bool new_url = false;
+    bool in_write_transaction = false;
   };
   absl::StatusOr<AddPlan> PlanAdd(const identity::NormalizedUrl& url,
                                   const identity::NormalizedUrl* parent);
@@ -303,9 +316,16 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // Queues a new URL as planned, inserting it into `urls` unless it is there; returns its id in
   // `urls`, or nullopt when `urls` refuses the URL (UrlsRefusal says why) and nothing was queued.
   // `what` names the caller in an internal error.
-  absl::StatusOr<std::optional<int64_t>> QueueNew(const identity::NormalizedUrl& url, uint64_t fp,
-                                                  uint32_t depth, int32_t priority,
+  absl::StatusOr<std::optional<int64_t>> QueueNew(const identity::NormalizedUrl& url,
+                                                  const AddPlan& plan, int32_t priority,
                                                   absl::string_view what);
+  // Whether `urls` vouches that the frontier holds no record of `url`: `urls` does not hold the
+  // URL, and its lineage is the one the frontier recorded while it held no record
+  // (<t>_config 'urls_lineage'), so every URL the frontier holds is still in `urls`.
+  absl::StatusOr<bool> UrlsVouchNew(const identity::NormalizedUrl& url);
+  absl::StatusOr<bool> UrlsLineageHolds();
+  // Records the lineage of `urls` while the frontier holds no record (when `urls` has one).
+  absl::Status PairWithUrls();
   // Why `urls` refuses `url` (its options are stricter than the frontier's normalisation).
   absl::StatusOr<std::string> UrlsRefusal(const identity::NormalizedUrl& url);
   absl::Status CommandLease(sqlite3_value** columns);
@@ -408,6 +428,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // tail that a fold keeps (kKeptLogBytes) are counted from them, with no query.
   std::deque<std::pair<int64_t, size_t>> log_rows_seen_;
   std::string urls_name_;
+  // UrlsLineageHolds' last answer, with the lineage epoch of `urls` it holds for.
+  std::optional<std::pair<uint64_t, bool>> lineage_holds_;
   double lease_s_;
   bool explicit_clock_ = false;  // clock=explicit
   bool leases_exist_ = false;    // <t>_leases was found (or created)

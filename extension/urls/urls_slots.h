@@ -34,6 +34,8 @@ enum Slot {
   kClearDeleted,
   kAnyDeleted,
   kCountSinceOptimize,
+  kReadLineage,
+  kCountDeletedRow,
   kSlotCount
 };
 

@@ -53,6 +53,7 @@ absl::Status UrlsTable::CatchUpDeletions() {
 }
 
 absl::Status UrlsTable::LoadAll() {
+  lineage_epoch_ = NextLineageEpoch();
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
                            ReadParts(kReadBaseFront, "base part"));
@@ -171,6 +172,7 @@ absl::Status UrlsTable::LoadPartsModel() {
 }
 
 absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
+  lineage_epoch_ = NextLineageEpoch();
   bool gap = false;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLogSince));

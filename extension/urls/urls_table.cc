@@ -1,6 +1,7 @@
 #include "extension/urls/urls_table.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <tuple>
 
@@ -26,9 +27,9 @@ namespace crawldb::urls {
 namespace {
 
 // Format of the shadow tables as a whole; url_base.h, url_part.h, url_id_parts.h and
-// url_log_format.h version their blobs. Versions 4 and 5 are read; version 3 right after an
-// optimize (urls_table.h); versions 1 and 2 are refused. A commit that writes makes it 6.
-constexpr int kFormatVersion = kGroupHeadsFormat;
+// url_log_format.h version their blobs. Versions 4 to 6 are read; version 3 right after an
+// optimize (urls_table.h); versions 1 and 2 are refused. A commit that writes makes it 7.
+constexpr int kFormatVersion = kLineageFormat;
 constexpr int kOldestReadableFormat = 3;
 
 constexpr ShadowTableSpec kShadowTables[] = {
@@ -65,6 +66,23 @@ const OptionSpec kOptions[] = {
     CacheMbOption(),    // parts and id-map chunks (urls_table.h)
     LogTailKbOption(),  // urls_table.h
 };
+
+// A new table's lineage (urls_table.h): the schema cookie as the table is created, which no
+// table created later in the file has, and no row deleted yet.
+absl::Status WriteLineage(sqlite3* db, const VtabArgs& args) {
+  int64_t cookie = 0;
+  {
+    StatementCache once(db, kUrlsModule,
+                        {absl::StrCat("PRAGMA ", QuoteIdentifier(args.schema), ".schema_version")});
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, once.Use(0));
+    CRAWLDB_ASSIGN_OR_RETURN(bool row, pragma.Step());
+    if (!row) return absl::InternalError("crawldb_urls: PRAGMA schema_version gave no row");
+    cookie = pragma.ColumnInt64(0);
+  }
+  CRAWLDB_RETURN_IF_ERROR(
+      Shadow().WriteConfig(db, args.schema, args.table, "lineage", absl::StrCat(cookie)));
+  return Shadow().WriteConfig(db, args.schema, args.table, "deleted_rows", "0");
+}
 
 }  // namespace
 
@@ -142,6 +160,12 @@ std::vector<std::string> UrlsTable::StatementSql() const {
   sql[kWriteDeleted] = absl::StrCat("INSERT INTO ", deleted, "(id) VALUES (?1)");
   sql[kClearDeleted] = absl::StrCat("DELETE FROM ", deleted);
   sql[kAnyDeleted] = absl::StrCat("SELECT EXISTS (SELECT 1 FROM ", deleted, ")");
+  const std::string config = ShadowName("config");
+  sql[kReadLineage] = absl::StrCat("SELECT (SELECT value FROM ", config,
+                                   " WHERE key = 'lineage') || '/' || (SELECT value FROM ", config,
+                                   " WHERE key = 'deleted_rows')");
+  sql[kCountDeletedRow] = absl::StrCat(
+      "UPDATE ", config, " SET value = CAST(value + 1 AS TEXT) WHERE key = 'deleted_rows'");
   sql[kCountSinceOptimize] =
       absl::StrCat("SELECT (SELECT count(*) FROM ", log, ") + (SELECT count(*) FROM ", parts,
                    ") + (SELECT count(*) FROM ", deleted, ")");
@@ -153,6 +177,7 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Create(sqlite3* db, void* 
   CRAWLDB_ASSIGN_OR_RETURN(VtabOptions options, VtabOptions::Parse(args, {}, kOptions));
   CRAWLDB_RETURN_IF_ERROR(Shadow().Create(db, args.schema, args.table, options.Canonical()));
   CRAWLDB_RETURN_IF_ERROR(Shadow().WriteConfig(db, args.schema, args.table, "generation", "1"));
+  CRAWLDB_RETURN_IF_ERROR(WriteLineage(db, args));
   // An empty base: its header part, so that every table has one.
   std::vector<std::vector<uint8_t>> parts = UrlBase().Parts();
   StatementCache once(
@@ -198,6 +223,13 @@ bool UrlsTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShado
 
 absl::Status UrlsTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
   if (argc == 1) {  // DELETE
+    // Counted first, in the same transaction (a rollback takes both back): a frontier paired with
+    // this table stops trusting it (Lineage).
+    lineage_epoch_ = NextLineageEpoch();
+    {
+      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement count, Use(kCountDeletedRow));
+      CRAWLDB_RETURN_IF_ERROR(count.Run());
+    }
     store_.Delete(sqlite3_value_int64(argv[0]));
     return absl::OkStatus();
   }
@@ -318,6 +350,18 @@ absl::StatusOr<std::optional<int64_t>> UrlsTable::IdOf(const identity::Normalize
   absl::StatusOr<std::optional<int64_t>> id = store_.Find(identity::CanonicalKey(url));
   if (!id.ok()) return Corrupt(id.status());
   return id;
+}
+
+uint64_t UrlsTable::NextLineageEpoch() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+absl::StatusOr<std::optional<std::string>> UrlsTable::Lineage() {
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadLineage));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row || select.ColumnIsNull(0)) return std::optional<std::string>();
+  return std::optional<std::string>(select.ColumnText(0));
 }
 
 absl::StatusOr<std::optional<std::string>> UrlsTable::TextOf(int64_t id) {

@@ -12,9 +12,11 @@
 //             0 .. 1048576): a larger tail folds less often, and every connection holds it and
 //             reads it at open; 0 folds every commit
 //
-// Shadow tables (format version 6; the formats of their blobs are owned by the headers named):
-//   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options, and
-//               'generation', bumped by every optimize
+// Shadow tables (format version 7; the formats of their blobs are owned by the headers named):
+//   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options,
+//               'generation', bumped by every optimize, and the lineage (UrlIds::Lineage):
+//               'lineage', the schema cookie (PRAGMA schema_version) as the table was created,
+//               and 'deleted_rows', the rows deleted since, counted by each delete
 //   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
 //   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h: per
 //               transaction, the ids it added, the parts they went to, the last fold, the ids
@@ -26,14 +28,16 @@
 //               commit seq; part −1: the parts' own model
 //   <t>_ids     (chunk INTEGER PRIMARY KEY, data)   url_id_parts.h: the part of every id
 //   <t>_deleted (id INTEGER PRIMARY KEY)   every id deleted since optimize
-// Format 5 is format 6 but for its base and runs, all in url base version 2 (url_base.h), which
-// is read as it is: the first commit makes the table 6, and the next optimize and merges write
-// version 3. Format 4 wrote every commit's URLs to <t>_pending (its log rows carry no keys and
-// no fold): it is read, as a log tail that is empty, and made 6 by the first commit. Format 3
-// kept every added key in <t>_log and had neither <t>_pending nor <t>_ids: it is read only right
-// after an optimize (its log, parts and deleted tables empty), and made 6 by the first commit;
-// otherwise refused with the way out (optimize with the build that wrote it). Older formats are
-// refused.
+// Format 6 is format 7 without a lineage: it is read as it is, the first commit makes it 7 (so
+// that older builds, which delete without counting, refuse it from then on), and it stays without
+// a lineage (no frontier pairs with it). Format 5 is format 6 but for its base and runs, all in
+// url base version 2 (url_base.h), which is read as it is: the first commit makes the table 7,
+// and the next optimize and merges write version 3. Format 4 wrote every commit's URLs to
+// <t>_pending (its log rows carry no keys and no fold): it is read, as a log tail that is empty,
+// and made 7 by the first commit. Format 3 kept every added key in <t>_log and had neither
+// <t>_pending nor <t>_ids: it is read only right after an optimize (its log, parts and deleted
+// tables empty), and made 7 by the first commit; otherwise refused with the way out (optimize
+// with the build that wrote it). Older formats are refused.
 //
 // Opening reads the config, the base's header, model and group heads, the deleted ids, the parts'
 // model and the log tail: no part, and no group of base blocks. A statement reads the parts it
@@ -117,6 +121,9 @@ inline constexpr int kLogTailFormat = 5;
 // The first format whose base and runs may be url base version 3 (url_base.h): older builds
 // refuse the table as newer rather than misreport its blobs as damaged.
 inline constexpr int kGroupHeadsFormat = 6;
+// The first format whose deletes count in 'deleted_rows' (Lineage): older builds, which would
+// delete without counting, refuse it.
+inline constexpr int kLineageFormat = 7;
 // The shadow table of `suffix` (the tables format 4 added are created by a later commit).
 const ShadowTableSpec* FindShadowSpec(absl::string_view suffix);
 
@@ -146,6 +153,8 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   absl::Status CatchUpDeletions() override;
   absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url) override;
   absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) override;
+  absl::StatusOr<std::optional<std::string>> Lineage() override;
+  uint64_t lineage_epoch() const override { return lineage_epoch_; }
   const identity::NormalizeOptions& normalize_options() const override {
     return normalize_options_;
   }
@@ -219,15 +228,23 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   size_t UndoMark() const override { return store_.UndoMark(); }
   // After a merge the store holds what the undo log cannot take back; a rollback reloads it.
   void UndoTo(size_t mark) override {
+    lineage_epoch_ = NextLineageEpoch();
     if (!merged_in_transaction_) store_.UndoTo(mark);
   }
-  void ResetTransaction(bool /*rolled_back*/) override { merged_in_transaction_ = false; }
+  void ResetTransaction(bool /*rolled_back*/) override {
+    lineage_epoch_ = NextLineageEpoch();
+    merged_in_transaction_ = false;
+  }
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override {
     return {static_cast<int64_t>(store_.live_count()), 0};
   }
 
+  // A value no table of the process had before (lineage_epoch).
+  static uint64_t NextLineageEpoch();
+
   identity::NormalizeOptions normalize_options_;
+  uint64_t lineage_epoch_ = NextLineageEpoch();
   int stored_format_;  // the format version the shadow tables are in
   size_t merge_bytes_;
   size_t tail_bound_bytes_;  // log_tail_kb

@@ -396,6 +396,8 @@ class TestFile : public FrontierPartSource {
     log.parts = changes.parts;
     log.counts = changes.counts;
     std::vector<uint8_t> blob = Encoded(log);
+    // As a table's commit: reading a part finds its changes in the rows from here on.
+    writer.ForgetUnreadAdds();
     if (++commits % 3 == 0) {
       for (uint32_t part : changes.parts) {
         ChangeSet snapshot;
@@ -635,6 +637,137 @@ TEST(FrontierStore, APartReadMustAgreeWithItsHostsSummaries) {
   EXPECT_EQ(find(part).code(), absl::StatusCode::kDataLoss);
   file.parts[part] = intact;
   EXPECT_TRUE(find(part).ok());
+}
+
+// An add of a URL the caller knows to be new reads no part; the record waits beside its part
+// (found there, counted in its host's summary) and joins the part when the part is read.
+TEST(FrontierStore, AnUnreadAddReadsNoPartAndJoinsThePartWhenItIsRead) {
+  TestFile file;
+  FrontierStore store(NoDelay(), &file);
+  store.set_cache_bytes(0);
+  const uint64_t stored = AddUrl(store, "http://a.example.com/x", 2);
+  file.Commit(store);
+  ASSERT_EQ(store.held_parts(), 0u);
+  const size_t reads = file.reads;
+  const size_t part = FrontierPartOf("a.example.com");
+  absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl("http://a.example.com/y");
+  ASSERT_TRUE(url.ok());
+  const uint64_t fp = identity::UrlFingerprint(url->text());
+  EXPECT_EQ(Ok(store.Add(fp, IdOf(url->text()), url->host(), 1, 0, /*new_url=*/true)),
+            FrontierStore::AddResult::kAdded);
+  EXPECT_EQ(file.reads, reads);
+  EXPECT_EQ(store.held_parts(), 0u);
+  EXPECT_TRUE(store.has_unread_adds(part));
+  const Host& host = store.host(*store.FindHost("a.example.com"));
+  EXPECT_EQ(host.summary.size, 2u);
+  EXPECT_EQ(host.summary.queued, 2u);
+  EXPECT_EQ(host.summary.best.fp, fp);  // depth 1 before the stored URL's 2
+  EXPECT_EQ(store.state_count(UrlState::kQueued), 2u);
+  EXPECT_EQ(Ok(store.Find(part, fp))->url_id, IdOf(url->text()));
+  EXPECT_EQ(file.reads, reads);
+  // Leasing reads the part once; the unread add joins it, and the order is the summary's.
+  std::vector<FrontierStore::Leased> leased = Lease(store, 2, 30, 100);
+  ASSERT_EQ(leased.size(), 2u);
+  EXPECT_EQ(leased[0].fp, fp);
+  EXPECT_EQ(leased[1].fp, stored);
+  EXPECT_EQ(file.reads, reads + 1);
+  EXPECT_FALSE(store.has_unread_adds(part));
+  EXPECT_TRUE(store.held(part));
+  ExpectConsistent(store);
+  file.Commit(store);
+  FrontierStore reader(NoDelay(), &file);
+  ASSERT_TRUE(reader.ApplyCommitted(Opening(store)).ok());
+  EXPECT_EQ(Dump(reader), Dump(store));
+  EXPECT_EQ(Ok(reader.Find(part, stored))->depth, 2);
+}
+
+// A caller that calls a known URL new is caught when the part is read.
+TEST(FrontierStore, APartThatHoldsAnUnreadAddIsRefused) {
+  TestFile file;
+  FrontierStore store(NoDelay(), &file);
+  store.set_cache_bytes(0);
+  const uint64_t stored = AddUrl(store, "http://a.example.com/x");
+  file.Commit(store);
+  EXPECT_EQ(Ok(store.Add(stored, IdOf("http://a.example.com/x"), "a.example.com", 1, 0, true)),
+            FrontierStore::AddResult::kAdded);
+  absl::Status status = store.Lease(1, 30, 100).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(status.message(), "added to it as new")) << status;
+  // The unread add is still there to undo, and undoing it leaves the stored state.
+  store.UndoTo(0);
+  EXPECT_FALSE(store.has_unread_adds(FrontierPartOf("a.example.com")));
+  EXPECT_EQ(Lease(store, 1, 30, 100).size(), 1u);
+  ExpectConsistent(store);
+}
+
+// Unread adds against adds that read their part: the same leases, the same state after undo to
+// a savepoint, and the same committed rows, which a reader reads back.
+TEST(FrontierStore, UnreadAddsActAsAddsThatReadTheirPart) {
+  std::vector<std::string> urls = RedditUrls(4000);
+  FrontierPolicy policy;
+  policy.host_delay_s = 2;
+  TestFile file;
+  FrontierStore paged(policy, &file), whole(policy);
+  paged.set_cache_bytes(0);
+  std::set<uint64_t> added;
+  // Adds urls[from, to) to both, the paged store telling it which are new.
+  auto add = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) {
+      absl::StatusOr<identity::NormalizedUrl> url = identity::NormalizeUrl(urls[i]);
+      if (!url.ok()) continue;
+      const uint64_t fp = identity::UrlFingerprint(url->text());
+      const bool is_new = !added.contains(fp);
+      const uint32_t depth = 1 + i % 3;
+      const int32_t priority = static_cast<int32_t>(i % 4) - 1;
+      EXPECT_EQ(Ok(paged.Add(fp, IdOf(url->text()), url->host(), depth, priority, is_new)),
+                Ok(whole.Add(fp, IdOf(url->text()), url->host(), depth, priority)))
+          << urls[i];
+      added.insert(fp);
+    }
+  };
+  auto summaries = [](const FrontierStore& store) {
+    std::vector<std::string> lines;
+    for (uint32_t id = 0; id < store.host_count(); ++id) {
+      lines.push_back(
+          absl::StrCat(store.host(id).name, " ", DescribeSummary(store.host(id).summary)));
+    }
+    return lines;
+  };
+  add(0, 1000);
+  file.Commit(paged);
+  whole.ClearUndo();
+  double now = 100;
+  for (size_t round = 0; round < 8; ++round) {
+    SCOPED_TRACE(round);
+    const size_t mark = paged.UndoMark(), whole_mark = whole.UndoMark();
+    const std::set<uint64_t> added_before = added;
+    const std::vector<std::string> before = summaries(paged);
+    const size_t reads = file.reads;
+    add(1000 + round * 350, 1000 + round * 350 + 300);  // mostly new URLs, a few repeats
+    EXPECT_LT(file.reads, reads + 40);  // the repeats read their parts; new URLs do not
+    EXPECT_EQ(summaries(paged), summaries(whole));
+    EXPECT_EQ(paged.state_counts(), whole.state_counts());
+    now += 3;
+    std::vector<uint64_t> leased_paged, leased_whole;
+    for (const auto& l : Lease(paged, 25, 10, now)) leased_paged.push_back(l.fp);
+    for (const auto& l : Lease(whole, 25, 10, now)) leased_whole.push_back(l.fp);
+    EXPECT_EQ(leased_paged, leased_whole);
+    add(1000 + round * 350 + 300, 1000 + round * 350 + 350);
+    if (round % 2 == 1) {
+      paged.UndoTo(mark);
+      whole.UndoTo(whole_mark);
+      EXPECT_EQ(summaries(paged), before);
+      EXPECT_EQ(paged.state_counts(), whole.state_counts());
+      added = added_before;
+    }
+    file.Commit(paged);
+    whole.ClearUndo();
+    EXPECT_EQ(Dump(paged), Dump(whole));  // read back from the committed rows
+    FrontierStore reader(policy, &file);
+    ASSERT_TRUE(reader.ApplyCommitted(Opening(paged)).ok());
+    EXPECT_EQ(Dump(reader), Dump(whole));
+  }
+  ExpectConsistent(paged);
 }
 
 TEST(FrontierStore, ApplyCommittedRefusesWhatDoesNotFit) {

@@ -249,7 +249,7 @@ TEST_F(UrlsMerge, TablesOfFormatVersion1AreRefusedWithWhatToDo) {
     db.exec("SELECT count(*) FROM urls");
     ADD_FAILURE() << "a version 1 table was read";
   } catch (const SQLite::Exception& e) {
-    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (3 to 6)"),
+    EXPECT_NE(std::string(e.what()).find("format version 1, older than this build reads (3 to 7)"),
               std::string::npos)
         << e.what();
   }

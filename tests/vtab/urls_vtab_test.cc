@@ -413,8 +413,8 @@ void MakeFormatThree(SQLite::Database& db) {
 }
 
 // A table of format 3 kept its added keys in <t>_log and had no <t>_pending or <t>_ids: right
-// after an optimize it holds nothing of them, is read, and its first commit makes it format 6.
-TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesSixAtItsFirstWrite) {
+// after an optimize it holds nothing of them, is read, and its first commit makes it format 7.
+TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesSevenAtItsFirstWrite) {
   std::string path = TempDbPath("urls_format3");
   std::vector<std::string> before;
   {
@@ -435,7 +435,7 @@ TEST(UrlsPersistence, FormatThreeIsReadAfterOptimizeAndBecomesSixAtItsFirstWrite
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
     EXPECT_EQ(One(db, kVersion), "3");
     db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
-    EXPECT_EQ(One(db, kVersion), "6");
+    EXPECT_EQ(One(db, kVersion), "7");
     EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), "0");  // in the log tail
     before = Rows(db, "SELECT id, url FROM urls");
   }
@@ -481,9 +481,9 @@ void MakeFormatFour(SQLite::Database& db) {
 }
 
 // Format 4 wrote every commit's URLs to <t>_pending, and its log rows name no fold: it is read
-// as it was (an empty log tail), and its first commit makes it format 6, that commit's URLs in
+// as it was (an empty log tail), and its first commit makes it format 7, that commit's URLs in
 // the tail.
-TEST(UrlsPersistence, FormatFourIsReadAndBecomesSixAtItsFirstWrite) {
+TEST(UrlsPersistence, FormatFourIsReadAndBecomesSevenAtItsFirstWrite) {
   std::string path = TempDbPath("urls_format4");
   std::vector<std::string> before;
   std::string pending_rows;
@@ -506,7 +506,7 @@ TEST(UrlsPersistence, FormatFourIsReadAndBecomesSixAtItsFirstWrite) {
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
     EXPECT_EQ(One(db, kVersion), "4");
     db.exec("INSERT INTO urls(url) VALUES ('http://f.net/'), ('http://a.com/z')");
-    EXPECT_EQ(One(db, kVersion), "6");
+    EXPECT_EQ(One(db, kVersion), "7");
     // The new URLs are in the log tail.
     EXPECT_EQ(One(db, "SELECT count(*) FROM urls_pending"), pending_rows);
     EXPECT_EQ(One(db, "SELECT json_extract(crawldb_stats(), '$.tables[0].log_tail_urls')"), "2");
@@ -540,7 +540,7 @@ void MakeFormatFive(SQLite::Database& db) {
 }
 
 // Format 5's base (url_base.h version 2) is read as it is, look-ups and scans alike; its first
-// commit makes the table format 6 and leaves the base as it was, and the next optimize writes
+// commit makes the table format 7 and leaves the base as it was, and the next optimize writes
 // it in version 3.
 TEST(UrlsPersistence, FormatFiveIsReadAndItsBaseRewrittenAtTheNextOptimize) {
   std::string path = TempDbPath("urls_format5");
@@ -568,7 +568,7 @@ TEST(UrlsPersistence, FormatFiveIsReadAndItsBaseRewrittenAtTheNextOptimize) {
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
     EXPECT_EQ(One(db, kVersion), "5");
     db.exec("INSERT INTO urls(url) VALUES ('http://f.net/')");
-    EXPECT_EQ(One(db, kVersion), "6");
+    EXPECT_EQ(One(db, kVersion), "7");
     EXPECT_EQ(One(db, kBaseVersion), "02");
     db.exec("SELECT crawldb_optimize()");
     EXPECT_EQ(One(db, kBaseVersion), "03");
