@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 namespace crawldb::codecs {
 
@@ -22,6 +23,14 @@ class ZeroedArray {
   explicit ZeroedArray(size_t size)
       : data_(static_cast<T*>(std::calloc(size == 0 ? 1 : size, sizeof(T)))), size_(size) {
     if (data_ == nullptr) throw std::bad_alloc();
+  }
+  // A moved-from array is empty, as a moved-from std::vector is.
+  ZeroedArray(ZeroedArray&& other) noexcept
+      : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+  ZeroedArray& operator=(ZeroedArray&& other) noexcept {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
   }
 
   T& operator[](size_t i) { return data_[i]; }

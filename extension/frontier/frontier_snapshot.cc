@@ -435,6 +435,15 @@ absl::Status FrontierTable::TakeIn(absl::Span<const LogRow> rows,
 
 absl::Status FrontierTable::Sync() {
   CRAWLDB_RETURN_IF_ERROR(RefuseCommitAfterAllocationFailure());
+  if (store_.unread_add_refused()) {
+    urls_vouching_failed_ = true;  // this connection reads the parts from now on
+    return CorruptError(
+        kFrontierModule,
+        absl::StrCat("table '", name(),
+                     "': a URL this transaction added as new was already in its "
+                     "part (a URL left `",
+                     urls_name_, "` uncounted); roll back, then run crawldb_check()"));
+  }
   ChangeSet changes = store_.ChangesSince(sync().synced_mark());
   if (changes.empty()) return absl::OkStatus();
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());

@@ -182,9 +182,9 @@ absl::Status FrontierStore::ReadPart(size_t part) {
   }
   read.bytes = PartBytes(part);
   held_bytes_ += read.bytes;
-  if (read.unread.size() > 0) {  // joined the part, which now holds uncommitted changes
-    read.unread = SlotHashMap<UrlRecord>();
-    MarkDirty(part);
+  if (read.unread != nullptr) {  // joined the part, which now holds uncommitted changes
+    if (read.unread->size() > 0) MarkDirty(part);
+    read.unread.reset();
   }
   Evict(part);
   return absl::OkStatus();
@@ -304,14 +304,16 @@ void FrontierStore::ForgetPart(size_t part) {
 }
 
 absl::StatusOr<const UrlRecord*> FrontierStore::Find(size_t part, uint64_t fp) {
-  if (const UrlRecord* unread = parts_[part].unread.Find(fp)) return unread;
+  if (const UrlRecord* unread = FindUnread(part, fp)) return unread;
   if (absl::Status status = Hold(part); !status.ok()) return status;
   return parts_[part].records.Find(fp);
 }
 
 absl::StatusOr<std::optional<size_t>> FrontierStore::Locate(uint64_t fp) {
   for (size_t part = 0; part < parts_.size(); ++part) {
-    if (parts_[part].held && parts_[part].records.Contains(fp)) return part;
+    if (parts_[part].held ? parts_[part].records.Contains(fp) : FindUnread(part, fp) != nullptr) {
+      return part;
+    }
   }
   for (size_t part = 0; part < parts_.size(); ++part) {
     if (parts_[part].held || parts_[part].hosts.empty()) continue;
@@ -500,7 +502,7 @@ absl::StatusOr<FrontierStore::AddResult> FrontierStore::Add(uint64_t fp, int64_t
   const size_t part = FrontierPartOf(host_name);
   const bool unread = new_url && !parts_[part].held;
   if (unread) {
-    if (parts_[part].unread.Contains(fp)) return AddResult::kKnown;
+    if (FindUnread(part, fp) != nullptr) return AddResult::kKnown;
   } else {
     if (absl::Status status = Hold(part); !status.ok()) return status;
     if (parts_[part].records.Contains(fp)) return AddResult::kKnown;

@@ -62,6 +62,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -231,10 +232,12 @@ class FrontierStore {
   // Parts read from the source since the store was made (a Reset keeps the count).
   uint64_t parts_read() const { return parts_read_; }
   // Whether part `part` has unread adds (it is not held then).
-  bool has_unread_adds(size_t part) const { return parts_[part].unread.size() > 0; }
+  bool has_unread_adds(size_t part) const {
+    return parts_[part].unread != nullptr && parts_[part].unread->size() > 0;
+  }
   // Whether Find(part, fp) would read the part.
   bool WouldRead(size_t part, uint64_t fp) const {
-    return !parts_[part].held && !parts_[part].unread.Contains(fp);
+    return !parts_[part].held && FindUnread(part, fp) == nullptr;
   }
   // Whether the cache bound would hold every part at once (about kHeldRecordBytes a record: 58
   // in its part's map, 24 in its host's queue): then a part read stays held, and reading it
@@ -291,8 +294,13 @@ class FrontierStore {
   void ClearUndo();
   // The transaction's changes are written where reading a part finds them (the table's rows and
   // log tail): its unread adds are kept no longer. Only between writing a commit and ClearUndo
-  // (which calls it), since UndoTo cannot take back what it dropped.
+  // (which calls it). An UndoTo after it (a commit that failed once written) still restores the
+  // hosts' summaries and the counts; the table reads its rows again on such a rollback.
   void ForgetUnreadAdds();
+  // Whether a part read this transaction held one of its unread adds: the caller vouched for a
+  // URL that was not new, and the transaction must not commit (its change set would add a
+  // known URL). Cleared by ClearUndo.
+  bool unread_add_refused() const { return unread_refused_; }
 
   // The changes made after `mark`: the post-images of the hosts whose settings or records
   // changed (by id), the URL changes by part (each change's record.host is set, a delete's
@@ -354,7 +362,9 @@ class FrontierStore {
     size_t bytes = 0;             // memory when last counted
     std::vector<uint32_t> hosts;  // the hosts of the part, held or not
     SlotHashMap<UrlRecord> records;
-    SlotHashMap<UrlRecord> unread;  // unread adds, while the part is not held
+    // Unread adds, while the part is not held; null until the transaction makes one (a map
+    // allocates: 4,096 empty ones would cost every store made).
+    std::unique_ptr<SlotHashMap<UrlRecord>> unread;
   };
 
   static QueueKey KeyOf(uint64_t fp, const UrlRecord& record) {
@@ -380,6 +390,7 @@ class FrontierStore {
   absl::Status JoinUnread(size_t part);
   void UndoUnread(const UndoEntry& entry);
   const UrlRecord* Current(size_t part, uint64_t fp) const;
+  const UrlRecord* FindUnread(size_t part, uint64_t fp) const;
   size_t PartBytes(size_t part) const;
   uint32_t CreateHost(absl::string_view name);
   void PushHostCreated(uint32_t id);
@@ -417,7 +428,8 @@ class FrontierStore {
   StateCounts state_counts_ = {};
   std::vector<UndoEntry> undo_;
   std::vector<uint32_t> dirty_parts_;
-  std::vector<uint32_t> unread_parts_;  // parts given unread adds in this transaction
+  std::vector<uint32_t> unread_parts_;  // parts given an unread map in this transaction
+  bool unread_refused_ = false;         // a part read held one of its unread adds
 };
 
 }  // namespace crawldb::frontier

@@ -131,6 +131,7 @@ void FrontierStore::ClearUndo() {
   }
   dirty_parts_.clear();
   ForgetUnreadAdds();
+  unread_refused_ = false;
   Evict(kFrontierParts);
 }
 

@@ -114,7 +114,8 @@ size_t FrontierStore::MemoryBytes() const {
   for (const Host& host : hosts_) bytes += host.name.capacity();
   for (size_t part = 0; part < parts_.size(); ++part) {
     if (parts_[part].held) bytes += PartBytes(part);
-    bytes += parts_[part].unread.MemoryBytes() + parts_[part].hosts.capacity() * sizeof(uint32_t);
+    if (parts_[part].unread != nullptr) bytes += parts_[part].unread->MemoryBytes();
+    bytes += parts_[part].hosts.capacity() * sizeof(uint32_t);
   }
   return bytes;
 }

@@ -1,5 +1,6 @@
 // FrontierStore's unread adds: records added to a part that is not held, which wait beside it
 // until it is read or the transaction ends (frontier_store.h).
+#include <memory>
 #include <optional>
 #include <variant>
 
@@ -19,9 +20,12 @@ void FrontierStore::AddUnread(size_t part, uint64_t fp, const UrlRecord& record)
   entry.fp = fp;
   entry.before = host.summary;
   undo_.push_back(entry);
-  SlotHashMap<UrlRecord>& unread = parts_[part].unread;
-  if (unread.size() == 0) unread_parts_.push_back(static_cast<uint32_t>(part));
-  unread.Insert(fp, record);
+  std::unique_ptr<SlotHashMap<UrlRecord>>& unread = parts_[part].unread;
+  if (unread == nullptr) {
+    unread = std::make_unique<SlotHashMap<UrlRecord>>();
+    unread_parts_.push_back(static_cast<uint32_t>(part));
+  }
+  unread->Insert(fp, record);
   // What Index and Summarize would make of it, without the host's queue: a new record is queued.
   ++state_counts_[static_cast<int>(UrlState::kQueued)];
   HostSummary& summary = host.summary;
@@ -34,11 +38,13 @@ void FrontierStore::AddUnread(size_t part, uint64_t fp, const UrlRecord& record)
 
 absl::Status FrontierStore::JoinUnread(size_t part) {
   Part& read = parts_[part];
+  if (read.unread == nullptr) return absl::OkStatus();
   std::optional<uint64_t> known;
-  read.unread.ForEach([&](uint64_t fp, const UrlRecord& record) {
+  read.unread->ForEach([&](uint64_t fp, const UrlRecord& record) {
     if (!read.records.Insert(fp, record)) known = fp;
   });
   if (known.has_value()) {
+    unread_refused_ = true;
     return Damaged(absl::StrCat("frontier part ", part, " holds URL ",
                                 identity::FingerprintToSql(*known), ", added to it as new"));
   }
@@ -46,20 +52,24 @@ absl::Status FrontierStore::JoinUnread(size_t part) {
 }
 
 void FrontierStore::UndoUnread(const UndoEntry& entry) {
-  parts_[entry.part].unread.Erase(entry.fp);
+  if (parts_[entry.part].unread != nullptr) parts_[entry.part].unread->Erase(entry.fp);
   --state_counts_[static_cast<int>(UrlState::kQueued)];
   hosts_[entry.host].summary = std::get<HostSummary>(entry.before);
   Place(entry.host);
 }
 
 void FrontierStore::ForgetUnreadAdds() {
-  for (uint32_t part : unread_parts_) parts_[part].unread = SlotHashMap<UrlRecord>();
+  for (uint32_t part : unread_parts_) parts_[part].unread.reset();
   unread_parts_.clear();
 }
 
 const UrlRecord* FrontierStore::Current(size_t part, uint64_t fp) const {
-  const Part& held = parts_[part];
-  return held.held ? held.records.Find(fp) : held.unread.Find(fp);
+  return parts_[part].held ? parts_[part].records.Find(fp) : FindUnread(part, fp);
+}
+
+const UrlRecord* FrontierStore::FindUnread(size_t part, uint64_t fp) const {
+  const std::unique_ptr<SlotHashMap<UrlRecord>>& unread = parts_[part].unread;
+  return unread != nullptr ? unread->Find(fp) : nullptr;
 }
 
 }  // namespace crawldb::frontier

@@ -305,6 +305,7 @@ absl::StatusOr<bool> FrontierTable::UrlsVouchNew(const identity::NormalizedUrl& 
 }
 
 absl::StatusOr<bool> FrontierTable::UrlsLineageHolds() {
+  if (urls_vouching_failed_) return false;
   CRAWLDB_ASSIGN_OR_RETURN(urls::UrlIds * urls, UrlsOf());
   const uint64_t epoch = urls->lineage_epoch();
   if (lineage_holds_.has_value() && lineage_holds_->first == epoch) return lineage_holds_->second;

@@ -69,8 +69,8 @@
 //   <t>_config    ShadowTableSet (shadow_tables.h): module, format_version, options, 'generation'
 //                 (bumped when `urls` optimize renumbers every record's id: other connections
 //                 then read everything again), and 'urls_lineage': the lineage of `urls`
-//                 (urls::UrlIds::Lineage) as the first add found it while the frontier held no
-//                 record (below); absent before one
+//                 (urls::UrlIds::Lineage) as the last add made while the frontier held no
+//                 record found it (below); absent before one
 //   <t>_hosts     (id INTEGER PRIMARY KEY, name, delay, budget, blocked_until, next_allowed,
 //                 size, queued, best_depth, best_priority, best_fp, timed, first_due)
 //                 formats 5 and 6 only (empty since): every host, as the host groups below
@@ -245,8 +245,10 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
 
   // What crawl_add hands its 'add' command row, by pointer (sqlite3_bind_pointer, type
   // kAddRequestType, in the hidden column `request`): the URL and its parent normalised once and
-  // the add planned once, on the state the table had caught up to — the nested statement that
-  // carries it runs in the same statement, so no other connection's commit comes in between.
+  // the add planned once, on the state the table had caught up to. The nested statement that
+  // carries it runs in the same statement, yet another connection may commit in between (a
+  // SELECT that names no table holds no read transaction): the add then checks again what
+  // `urls` vouched for (QueueNew).
   // The command then inserts a new URL into `urls` itself (as INSERT INTO frontier does) and
   // records the link in <t>_links unless `link_in_outlinks` (crawl_add inserts it there).
   struct AddRequest {
@@ -430,6 +432,9 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   std::string urls_name_;
   // UrlsLineageHolds' last answer, with the lineage epoch of `urls` it holds for.
   std::optional<std::pair<uint64_t, bool>> lineage_holds_;
+  // A commit was refused for an unread add its part held (FrontierStore::unread_add_refused):
+  // `urls` is not trusted again by this connection.
+  bool urls_vouching_failed_ = false;
   double lease_s_;
   bool explicit_clock_ = false;  // clock=explicit
   bool leases_exist_ = false;    // <t>_leases was found (or created)

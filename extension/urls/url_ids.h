@@ -29,15 +29,16 @@ class UrlIds {
   virtual absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) = 0;
   // How the table normalises what it is given (its options).
   virtual const identity::NormalizeOptions& normalize_options() const = 0;
-  // The table's lineage as this transaction sees it, "<creation>/<rows deleted>": it changes
+  // The table's lineage as this transaction sees it, "<creation>/<deletions>": it changes
   // whenever a URL leaves the table (a delete, or the table dropped and created again), never
   // otherwise. A frontier that recorded it while it held no record knows, while it is unchanged,
   // that every URL it holds is in the table (frontier_table.h). nullopt for a table created
   // before format 7, which has none.
   virtual absl::StatusOr<std::optional<std::string>> Lineage() = 0;
   // Changes whenever Lineage() may have changed as this connection sees it (a delete, a
-  // rollback, a transaction's start or end, another connection's commit); never repeats, even
-  // across tables, so that a caller may keep what Lineage() said while it is unchanged.
+  // rollback, a transaction's start or end, and another connection's commit once CatchUpIds
+  // took it in: catch up first); never repeats, even across tables, so that a caller may keep
+  // what Lineage() said while it is unchanged.
   virtual uint64_t lineage_epoch() const = 0;
 
   // On the state as last caught up: the largest id given, whether `id` names a URL now, and

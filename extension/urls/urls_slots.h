@@ -35,7 +35,7 @@ enum Slot {
   kAnyDeleted,
   kCountSinceOptimize,
   kReadLineage,
-  kCountDeletedRow,
+  kCountDeletion,
   kSlotCount
 };
 

@@ -68,7 +68,7 @@ const OptionSpec kOptions[] = {
 };
 
 // A new table's lineage (urls_table.h): the schema cookie as the table is created, which no
-// table created later in the file has, and no row deleted yet.
+// table created later in the file has, and no deletion yet.
 absl::Status WriteLineage(sqlite3* db, const VtabArgs& args) {
   int64_t cookie = 0;
   {
@@ -81,7 +81,7 @@ absl::Status WriteLineage(sqlite3* db, const VtabArgs& args) {
   }
   CRAWLDB_RETURN_IF_ERROR(
       Shadow().WriteConfig(db, args.schema, args.table, "lineage", absl::StrCat(cookie)));
-  return Shadow().WriteConfig(db, args.schema, args.table, "deleted_rows", "0");
+  return Shadow().WriteConfig(db, args.schema, args.table, "deletions", "0");
 }
 
 }  // namespace
@@ -163,9 +163,9 @@ std::vector<std::string> UrlsTable::StatementSql() const {
   const std::string config = ShadowName("config");
   sql[kReadLineage] = absl::StrCat("SELECT (SELECT value FROM ", config,
                                    " WHERE key = 'lineage') || '/' || (SELECT value FROM ", config,
-                                   " WHERE key = 'deleted_rows')");
-  sql[kCountDeletedRow] = absl::StrCat(
-      "UPDATE ", config, " SET value = CAST(value + 1 AS TEXT) WHERE key = 'deleted_rows'");
+                                   " WHERE key = 'deletions')");
+  sql[kCountDeletion] = absl::StrCat(
+      "UPDATE ", config, " SET value = CAST(value + 1 AS TEXT) WHERE key = 'deletions'");
   sql[kCountSinceOptimize] =
       absl::StrCat("SELECT (SELECT count(*) FROM ", log, ") + (SELECT count(*) FROM ", parts,
                    ") + (SELECT count(*) FROM ", deleted, ")");
@@ -223,12 +223,14 @@ bool UrlsTable::IsShadowName(absl::string_view suffix) { return Shadow().IsShado
 
 absl::Status UrlsTable::Update(int argc, sqlite3_value** argv, sqlite3_int64* rowid) {
   if (argc == 1) {  // DELETE
-    // Counted first, in the same transaction (a rollback takes both back): a frontier paired with
-    // this table stops trusting it (Lineage).
-    lineage_epoch_ = NextLineageEpoch();
-    {
-      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement count, Use(kCountDeletedRow));
+    // Counted in the same transaction, once (a rollback takes both back, and a rollback to a
+    // savepoint makes the next delete count again): a frontier paired with this table stops
+    // trusting it (Lineage).
+    if (!delete_counted_) {
+      CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement count, Use(kCountDeletion));
       CRAWLDB_RETURN_IF_ERROR(count.Run());
+      delete_counted_ = true;
+      lineage_epoch_ = NextLineageEpoch();
     }
     store_.Delete(sqlite3_value_int64(argv[0]));
     return absl::OkStatus();

@@ -16,7 +16,8 @@
 //   <t>_config  ShadowTableSet (shadow_tables.h): module, format_version, options,
 //               'generation', bumped by every optimize, and the lineage (UrlIds::Lineage):
 //               'lineage', the schema cookie (PRAGMA schema_version) as the table was created,
-//               and 'deleted_rows', the rows deleted since, counted by each delete
+//               and 'deletions', the transactions that deleted rows since (counted by their
+//               first delete)
 //   <t>_base    (part INTEGER PRIMARY KEY, data BLOB NOT NULL)   url_base.h
 //   <t>_log     (seq INTEGER PRIMARY KEY, first_id, added, deleted)   url_log_format.h: per
 //               transaction, the ids it added, the parts they went to, the last fold, the ids
@@ -121,7 +122,7 @@ inline constexpr int kLogTailFormat = 5;
 // The first format whose base and runs may be url base version 3 (url_base.h): older builds
 // refuse the table as newer rather than misreport its blobs as damaged.
 inline constexpr int kGroupHeadsFormat = 6;
-// The first format whose deletes count in 'deleted_rows' (Lineage): older builds, which would
+// The first format whose deletes count in 'deletions' (Lineage): older builds, which would
 // delete without counting, refuse it.
 inline constexpr int kLineageFormat = 7;
 // The shadow table of `suffix` (the tables format 4 added are created by a later commit).
@@ -229,10 +230,12 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   // After a merge the store holds what the undo log cannot take back; a rollback reloads it.
   void UndoTo(size_t mark) override {
     lineage_epoch_ = NextLineageEpoch();
+    delete_counted_ = false;
     if (!merged_in_transaction_) store_.UndoTo(mark);
   }
   void ResetTransaction(bool /*rolled_back*/) override {
     lineage_epoch_ = NextLineageEpoch();
+    delete_counted_ = false;
     merged_in_transaction_ = false;
   }
   void ClearUndo() override { store_.ClearUndo(); }
@@ -245,7 +248,8 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
 
   identity::NormalizeOptions normalize_options_;
   uint64_t lineage_epoch_ = NextLineageEpoch();
-  int stored_format_;  // the format version the shadow tables are in
+  bool delete_counted_ = false;  // this transaction counted its deletion (since a rollback)
+  int stored_format_;            // the format version the shadow tables are in
   size_t merge_bytes_;
   size_t tail_bound_bytes_;  // log_tail_kb
   UrlStore store_;

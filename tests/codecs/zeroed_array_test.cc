@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -21,6 +22,9 @@ size_t ResidentBytes() {
 }
 
 TEST(ZeroedArray, StartsAtZeroAndKeepsWhatIsWritten) {
+  {  // Memory given back dirty, which the array may be handed again.
+    std::vector<uint32_t> dirty(10'000, 0xFFFFFFFF);
+  }
   ZeroedArray<uint32_t> array(10'000);
   EXPECT_EQ(array.size(), 10'000u);
   EXPECT_FALSE(array.empty());
@@ -32,7 +36,10 @@ TEST(ZeroedArray, StartsAtZeroAndKeepsWhatIsWritten) {
   EXPECT_EQ(moved[0], 3u);
   EXPECT_EQ(moved[1], 0u);
   EXPECT_EQ(moved[9'999], 7u);
+  EXPECT_TRUE(array.empty());  // NOLINT(bugprone-use-after-move): what a move leaves
+  EXPECT_EQ(array.size(), 0u);
   EXPECT_TRUE(ZeroedArray<uint64_t>().empty());
+  EXPECT_TRUE(ZeroedArray<uint64_t>(0).empty());
 }
 
 // What it is for: a large array of which one entry is written costs about a page, not its size.

@@ -693,8 +693,10 @@ TEST(FrontierStore, APartThatHoldsAnUnreadAddIsRefused) {
   absl::Status status = store.Lease(1, 30, 100).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
   EXPECT_TRUE(absl::StrContains(status.message(), "added to it as new")) << status;
+  EXPECT_TRUE(store.unread_add_refused());  // the transaction must not commit
   // The unread add is still there to undo, and undoing it leaves the stored state.
   store.UndoTo(0);
+  EXPECT_FALSE(store.unread_add_refused());
   EXPECT_FALSE(store.has_unread_adds(FrontierPartOf("a.example.com")));
   EXPECT_EQ(Lease(store, 1, 30, 100).size(), 1u);
   ExpectConsistent(store);

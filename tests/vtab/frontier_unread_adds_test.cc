@@ -66,6 +66,17 @@ int64_t Stat(SQLite::Database& db, const std::string& key) {
 }
 int64_t PartsRead(SQLite::Database& db) { return Stat(db, "parts_read"); }
 
+// Runs `sql`, which must fail as damage (SQLITE_CORRUPT_VTAB) with a message holding `what`.
+void ExpectFailure(SQLite::Database& db, const std::string& sql, const std::string& what) {
+  try {
+    db.exec(sql);
+    ADD_FAILURE() << "no error from: " << sql;
+  } catch (const SQLite::Exception& e) {
+    EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB) << sql << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+}
+
 // A file holding pages [0, pages) of every host, written by a connection closed since.
 std::string CrawlFile(const std::string& name, int pages) {
   const std::string path = TempDbPath(name);
@@ -135,6 +146,9 @@ TEST(FrontierUnreadAdds, ARollbackTakesUnreadAddsBack) {
     SQLite::Database scan = LoadedDb(path);  // a scan reads every part
     before = Rows(scan, kEveryRow);
   }
+  const std::string count_of = "SELECT count(*) FROM frontier WHERE url IN ('" + Url(1, 50) +
+                               "', '" + Url(2, 50) + "', '" + Url(3, 50) + "', '" + Url(4, 50) +
+                               "')";
   SQLite::Database db = SmallCacheWriter(path);
   db.exec("BEGIN");
   db.exec("SELECT crawl_add('" + Url(1, 50) + "', NULL, 0, 1000)");
@@ -143,10 +157,19 @@ TEST(FrontierUnreadAdds, ARollbackTakesUnreadAddsBack) {
   db.exec("ROLLBACK TO s");
   EXPECT_EQ(PartsRead(db), 0);
   db.exec("SELECT crawl_add('" + Url(3, 50) + "', NULL, 0, 1000)");
-  db.exec("ROLLBACK");
-  EXPECT_EQ(Rows(db, kEveryRow), before);
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");  // reads every part, unread adds joined
+  db.exec("COMMIT");
+  {
+    SQLite::Database fresh = LoadedDb(path);
+    EXPECT_EQ(Rows(fresh, kEveryRow).size(), before.size() + 2);
+    EXPECT_EQ(One(fresh, count_of), "2");
+    EXPECT_EQ(One(fresh, "SELECT count(*) FROM frontier WHERE url = '" + Url(2, 50) + "'"), "0");
+  }
+  const std::vector<std::string> committed = Rows(db, kEveryRow);
+  db.exec("BEGIN");
   db.exec("SELECT crawl_add('" + Url(4, 50) + "', NULL, 0, 1000)");
-  EXPECT_EQ(Rows(db, kEveryRow).size(), before.size() + 1);
+  db.exec("ROLLBACK");
+  EXPECT_EQ(Rows(db, kEveryRow), committed);
   EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 
@@ -159,11 +182,33 @@ TEST(FrontierUnreadAdds, ADeleteFromUrlsEndsTheVouching) {
   db.exec("DELETE FROM urls WHERE url = '" + Url(5, 1) + "'");
   EXPECT_EQ(One(db, "SELECT crawl_add('" + Url(5, 1) + "', NULL, 0, 1000)"), "0");
   db.exec("COMMIT");
-  EXPECT_EQ(One(db, "SELECT value FROM urls_config WHERE key = 'deleted_rows'"), "1");
+  EXPECT_EQ(One(db, "SELECT value FROM urls_config WHERE key = 'deletions'"), "1");
   SQLite::Database again = SmallCacheWriter(path);
   EXPECT_EQ(One(again, "SELECT crawl_add('" + Url(6, 40) + "', NULL, 0, 1000)"), "1");
   EXPECT_GE(PartsRead(again), 1);  // read, though new
   EXPECT_EQ(One(again, "SELECT crawldb_check()"), "ok");
+}
+
+// The net under the vouching: a forged pairing makes `urls` vouch for a URL the frontier holds.
+// The part read that meets it fails, the commit is refused and rolls back, leaving the crawl whole.
+TEST(FrontierUnreadAdds, AnAddVouchedForWronglyIsNeverCommitted) {
+  const std::string path = CrawlFile("frontier_unread_forged", 3);
+  SQLite::Database db = SmallCacheWriter(path);
+  db.exec("DELETE FROM urls WHERE url = '" + Url(5, 1) + "'");
+  db.exec(
+      "UPDATE frontier_config SET value = (SELECT (SELECT value FROM urls_config WHERE key = "
+      "'lineage') || '/' || (SELECT value FROM urls_config WHERE key = 'deletions')) WHERE "
+      "key = 'urls_lineage'");
+  const std::vector<std::string> before = Rows(db, kEveryRow);
+  db.exec("BEGIN");
+  EXPECT_EQ(One(db, "SELECT crawl_add('" + Url(5, 1) + "', NULL, 0, 1000)"), "1");  // wrongly
+  ExpectFailure(db, "SELECT count(*) FROM frontier", "added to it as new");  // reads each part
+  ExpectFailure(db, "COMMIT", "was already in its part");
+  EXPECT_TRUE(sqlite3_get_autocommit(db.getHandle()));  // the failed commit rolled back
+  EXPECT_EQ(Rows(db, kEveryRow), before);
+  // The connection trusts `urls` no more: the same add, made again, finds the URL.
+  EXPECT_EQ(One(db, "SELECT crawl_add('" + Url(5, 1) + "', NULL, 0, 1000)"), "0");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
 }
 
 // `urls` dropped and created again starts a new lineage: the frontier's records of URLs the new
@@ -184,7 +229,7 @@ TEST(FrontierUnreadAdds, AUrlsTableWithoutLineageIsNotTrusted) {
   const std::string path = CrawlFile("frontier_unread_format6", 2);
   {
     SQLite::Database db = LoadedDb(path);
-    db.exec("DELETE FROM urls_config WHERE key IN ('lineage', 'deleted_rows')");
+    db.exec("DELETE FROM urls_config WHERE key IN ('lineage', 'deletions')");
   }
   SQLite::Database db = SmallCacheWriter(path);
   EXPECT_EQ(One(db, "SELECT crawl_add('" + Url(9, 30) + "', NULL, 0, 1000)"), "1");
