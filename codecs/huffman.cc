@@ -99,12 +99,16 @@ std::vector<uint32_t> CanonicalCodes(absl::Span<const uint8_t> lengths) {
   return codes;
 }
 
+CodeLengthCounts FirstCanonicalCodes(const CodeLengthCounts& count) {
+  CodeLengthCounts first = {};
+  for (int l = 2; l <= kMaxHuffmanCodeLength; ++l) first[l] = (first[l - 1] + count[l - 1]) << 1;
+  return first;
+}
+
 void CanonicalCodes(absl::Span<const uint8_t> lengths, absl::Span<uint32_t> codes) {
-  uint32_t count[kMaxHuffmanCodeLength + 1] = {};
+  CodeLengthCounts count = {};
   for (uint8_t l : lengths) ++count[l];
-  count[0] = 0;
-  uint32_t next[kMaxHuffmanCodeLength + 2] = {};
-  for (int l = 1; l <= kMaxHuffmanCodeLength; ++l) next[l] = (next[l - 1] + count[l - 1]) << 1;
+  CodeLengthCounts next = FirstCanonicalCodes(count);
   for (size_t s = 0; s < lengths.size(); ++s) {
     codes[s] = lengths[s] != 0 ? next[lengths[s]]++ : 0;
   }

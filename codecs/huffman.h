@@ -23,6 +23,7 @@
 // CanonicalCodes, which assumes a valid (Kraft sum ≤ 1) set of lengths ≤ 31.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,12 @@ absl::StatusOr<std::vector<uint8_t>> HuffmanCodeLengths(absl::Span<const uint64_
 // OK iff every length is ≤ max_length and the nonzero lengths form a complete prefix code.
 // DataLossError "huffman: <what is wrong>" otherwise (lengths are data from disk).
 absl::Status CheckCompleteCode(absl::Span<const uint8_t> lengths, int max_length);
+
+// Symbols per codeword length, [l] for length l ([0] is not read).
+using CodeLengthCounts = std::array<uint32_t, kMaxHuffmanCodeLength + 1>;
+// The canonical codeword of the first symbol of each length, [l] for length l: the others of
+// that length follow it, one apart, in symbol order.
+CodeLengthCounts FirstCanonicalCodes(const CodeLengthCounts& count);
 
 // The canonical codeword of each symbol (0 where the length is 0), in the low lengths[s] bits.
 std::vector<uint32_t> CanonicalCodes(absl::Span<const uint8_t> lengths);

@@ -181,8 +181,8 @@ class UrlBlockModel {
   UrlBlockModel(std::vector<std::string> symbols, int cluster_count,
                 std::array<uint8_t, kContexts> clusters, std::vector<uint8_t> token_lengths,
                 std::vector<uint8_t> shared_lengths);
-  // Fills cluster `cluster`'s decoding table (TokenTables) from its codes, `codes` (scratch).
-  void BuildTokenTable(int cluster, std::vector<uint32_t>* codes);
+  // Fills cluster `cluster`'s decoding table (TokenTables) from its code lengths.
+  void BuildTokenTable(int cluster);
 
   // The encoder, once built; held through a pointer so that the model stays movable.
   struct LazyEncoder {

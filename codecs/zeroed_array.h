@@ -2,8 +2,11 @@
 // table that is written sparsely. calloc hands out large blocks of fresh pages without writing
 // them, so pages nobody writes are never mapped: a new process pays a page fault (about 3 µs on
 // the development machine) only for the pages it writes, where a value-initialized std::vector
-// writes every page first. T must be trivial (zero bytes are its zero value).
+// writes every page first (Prefaulted: an array written whole, its pages mapped at once). T must
+// be trivial (zero bytes are its zero value).
 #pragma once
+
+#include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdlib>
@@ -24,6 +27,20 @@ class ZeroedArray {
       : data_(static_cast<T*>(std::calloc(size == 0 ? 1 : size, sizeof(T)))), size_(size) {
     if (data_ == nullptr) throw std::bad_alloc();
   }
+  // For an array the caller is about to write whole: its pages are mapped in one call
+  // (MAP_POPULATE) rather than a fault at a time, which costs about 0.85 µs a page on the
+  // development machine instead of 3 µs. Small arrays come from calloc.
+  static ZeroedArray Prefaulted(size_t size) {
+    const size_t bytes = size * sizeof(T);
+    if (bytes < kPrefaultMinBytes) return ZeroedArray(size);
+    void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (mapped == MAP_FAILED) throw std::bad_alloc();
+    ZeroedArray array;
+    array.data_ = std::unique_ptr<T[], Free>(static_cast<T*>(mapped), Free{bytes});
+    array.size_ = size;
+    return array;
+  }
   // A moved-from array is empty, as a moved-from std::vector is.
   ZeroedArray(ZeroedArray&& other) noexcept
       : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
@@ -43,8 +60,18 @@ class ZeroedArray {
   size_t MemoryBytes() const { return size_ * sizeof(T); }
 
  private:
+  // Below it a mapping of its own would waste most of its last page.
+  static constexpr size_t kPrefaultMinBytes = size_t{64} << 10;
+
   struct Free {
-    void operator()(T* p) const { std::free(p); }
+    size_t mapped_bytes = 0;  // 0: from calloc
+    void operator()(T* p) const {
+      if (mapped_bytes != 0) {
+        munmap(p, mapped_bytes);
+      } else {
+        std::free(p);
+      }
+    }
   };
   std::unique_ptr<T[], Free> data_;
   size_t size_ = 0;

@@ -9,6 +9,7 @@ ReadSnapshot::ReadSnapshot(sqlite3* db, absl::string_view schema, absl::string_v
     // One row always, read from the schema's file: stepping to it opens the read transaction,
     // and not stepping past it keeps it open.
     : db_(db),
+      schema_(schema),
       sql_(absl::StrCat("SELECT count(*) FROM (SELECT 1 FROM ", QuoteIdentifier(schema),
                         ".sqlite_schema LIMIT 1)")),
       module_(module) {}
@@ -16,7 +17,13 @@ ReadSnapshot::ReadSnapshot(sqlite3* db, absl::string_view schema, absl::string_v
 ReadSnapshot::~ReadSnapshot() { sqlite3_finalize(statement_); }
 
 absl::Status ReadSnapshot::Hold() {
-  if (users_++ > 0 || !sqlite3_get_autocommit(db_)) return absl::OkStatus();
+  // A statement that reads the schema's tables (a `urls` cursor's, say) opened a read
+  // transaction before its first step, which lasts while it runs: nothing to open (a prepare
+  // and a step saved on a new connection's first query).
+  if (users_++ > 0 || !sqlite3_get_autocommit(db_) ||
+      sqlite3_txn_state(db_, schema_.c_str()) != SQLITE_TXN_NONE) {
+    return absl::OkStatus();
+  }
   int rc = SQLITE_OK;
   if (statement_ == nullptr) {
     rc = sqlite3_prepare_v3(db_, sql_.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &statement_, nullptr);

@@ -3,8 +3,9 @@
 // transaction of its own, so work that reads several times (a catch-up, then a part, then
 // another part) may meet another process's commit between two reads and see rows of two
 // commits side by side. A statement held stepped (not reset) keeps one read transaction open,
-// which the connection's other statements share (WAL: one snapshot). Inside a transaction
-// holding one changes nothing.
+// which the connection's other statements share (WAL: one snapshot). Inside a transaction, or
+// while a statement that reads the schema runs (it opened a read transaction before its first
+// step: a cursor's own statement), holding one changes nothing.
 //
 // Held by read-only work that spans several reads: a `urls` cursor from open to close,
 // crawldb_stats() and crawldb_check() for each table. Not by work that writes afterwards
@@ -36,6 +37,7 @@ class ReadSnapshot {
 
  private:
   sqlite3* db_;
+  std::string schema_;
   std::string sql_;
   std::string module_;
   sqlite3_stmt* statement_ = nullptr;

@@ -144,12 +144,15 @@ absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uin
   return loaded;
 }
 
-absl::StatusOr<LoadedGraph> LoadPagedGraph(const GraphHeader& header, int64_t last_part,
-                                           ReadGraphPart read) {
-  if (!header.arc_count.has_value()) return Broken("a version-1 graph is not read paged");
-  if (last_part != static_cast<int64_t>(header.out_parts + header.in_parts)) {
-    return PartCountProblem(header, static_cast<size_t>(std::max<int64_t>(last_part, 0)));
+absl::Status CheckPartCount(const GraphHeader& header, int64_t last_part) {
+  if (last_part == static_cast<int64_t>(header.out_parts + header.in_parts)) {
+    return absl::OkStatus();
   }
+  return PartCountProblem(header, static_cast<size_t>(std::max<int64_t>(last_part, 0)));
+}
+
+absl::StatusOr<LoadedGraph> LoadPagedGraph(const GraphHeader& header, ReadGraphPart read) {
+  if (!header.arc_count.has_value()) return Broken("a version-1 graph is not read paged");
   LoadedGraph loaded;
   size_t first = 1;
   for (auto [bytes, count, graph] : {std::tuple{header.out_bytes, header.out_parts, &loaded.out},

@@ -91,11 +91,14 @@ using ReadGraphPart = std::function<absl::Status(size_t part, absl::Span<uint8_t
 // "links: graph part 3 is missing" / "… holds 10 bytes, not 65536".
 absl::Status PartProblem(size_t part, std::optional<size_t> stored_bytes, size_t expected);
 
-// Loads a version-2 base paged (above): `last_part` is the highest part stored, checked against
-// the header; `read` fetches the others when they are needed. A fetch failure or a corrupt part
-// found later is reported by the graphs' status() (codecs/adjacency_codec.h, paged loading).
-absl::StatusOr<LoadedGraph> LoadPagedGraph(const GraphHeader& header, int64_t last_part,
-                                           ReadGraphPart read);
+// Loads a version-2 base paged (above): `read` fetches the parts when they are needed. A fetch
+// failure (a missing part among them) or a corrupt part found later is reported by the graphs'
+// status() (codecs/adjacency_codec.h, paged loading). Parts past the header's count are not
+// looked for: CheckPartCount finds them.
+absl::StatusOr<LoadedGraph> LoadPagedGraph(const GraphHeader& header, ReadGraphPart read);
+// OK when `last_part` (the highest part stored) is the last the header counts; the
+// DataLossError "links: the graph has 7 parts, its header says 6" otherwise.
+absl::Status CheckPartCount(const GraphHeader& header, int64_t last_part);
 // Loads the parts (part 0 first); checks that both graphs have the same nodes and arc count
 // (for version 2, the header's, which CheckAll() compares with the lists).
 absl::StatusOr<LoadedGraph> LoadGraphParts(absl::Span<const absl::Span<const uint8_t>> parts);

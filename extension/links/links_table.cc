@@ -1,6 +1,7 @@
 #include "extension/links/links_table.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -225,14 +226,8 @@ absl::StatusOr<LoadedGraph> LinksTable::LoadGraph() {
     if (!graph.ok()) return Corrupt(graph.status());
     return graph;
   }
-  int64_t last_part = 0;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kLastGraphPart));
-    CRAWLDB_RETURN_IF_ERROR(last.Step().status());
-    last_part = last.ColumnInt64(0);
-  }
   absl::StatusOr<LoadedGraph> graph =
-      LoadPagedGraph(*header, last_part, [this](size_t part, absl::Span<uint8_t> into) {
+      LoadPagedGraph(*header, [this](size_t part, absl::Span<uint8_t> into) {
         return ReadGraphPart(part, [part, into](absl::Span<const uint8_t> data) {
           if (data.size() != into.size()) return PartProblem(part, data.size(), into.size());
           std::copy(data.begin(), data.end(), into.begin());
@@ -495,6 +490,21 @@ absl::Status LinksTable::CheckStore(std::vector<std::string>* found) {
     return base;
   }
   store_.Check(found);
+  // Loading reads only the parts the header counts (LoadPagedGraph): here, none more is stored.
+  std::optional<GraphHeader> header;
+  const absl::Status read = ReadGraphPart(0, [&header](absl::Span<const uint8_t> part0) {
+    absl::StatusOr<GraphHeader> parsed = ReadGraphHeader(part0);
+    if (parsed.ok()) header = *parsed;
+    return absl::OkStatus();  // A damaged header is the store's finding already.
+  });
+  if (!read.ok() && read.code() != absl::StatusCode::kDataLoss) return read;
+  if (header.has_value() && header->arc_count.has_value()) {
+    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kLastGraphPart));
+    CRAWLDB_RETURN_IF_ERROR(last.Step().status());
+    if (absl::Status count = CheckPartCount(*header, last.ColumnInt64(0)); !count.ok()) {
+      found->emplace_back(count.message());
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -175,5 +175,25 @@ TEST(LinksPaging, AMissingPartFailsTheLookUpsThatNeedIt) {
   EXPECT_EQ(One(db, "SELECT group_concat(dst) FROM outlinks WHERE src = 1"), "2,3,4,5,6,7");
 }
 
+// Loading reads only the parts the header counts, so a part past them is not noticed by the
+// look-ups; the check finds it.
+TEST(LinksPaging, APartPastTheHeadersCountIsFoundByTheCheck) {
+  const std::string path = TempDbPath("links_paging_extra_part");
+  WriteGraph(path);
+  int64_t last = 0;
+  {
+    SQLite::Database db = LoadedDb(path);
+    EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");
+    last = std::stoll(One(db, "SELECT max(part) FROM outlinks_graph"));
+    db.exec("INSERT INTO outlinks_graph(part, data) VALUES (" + std::to_string(last + 1) +
+            ", x'00')");
+  }
+  SQLite::Database db = LoadedDb(path);
+  EXPECT_EQ(One(db, "SELECT group_concat(dst) FROM outlinks WHERE src = 1"), "2,3,4,5,6,7");
+  EXPECT_EQ(One(db, "SELECT crawldb_check()"),
+            "outlinks: links: the graph has " + std::to_string(last + 1) +
+                " parts, its header says " + std::to_string(last));
+}
+
 }  // namespace
 }  // namespace crawldb::testing
