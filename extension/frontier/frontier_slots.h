@@ -31,6 +31,9 @@ enum Column {
 
 enum Slot {
   kReadHostGroups,
+  kReadHostPending,
+  kHostPendingStats,
+  kDeleteHostPending,
   kReadHostRows,
   kEmptyHostRows,
   kReadPart,

@@ -1,7 +1,6 @@
 // `frontier` and its shadow tables: opening, reading parts, catching up with other connections,
 // and what a commit writes (frontier_table.h tells how).
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 #include "absl/container/btree_map.h"
@@ -48,11 +47,6 @@ bool MergeDue(uint32_t part, int64_t snapshot_bytes, int64_t pending_rows, int64
          (pending_rows >= kFewPendingRows && 8 * pending_bytes >= eighths * snapshot_bytes) ||
          pending_rows >= kMaxPendingRows;
 }
-// Hosts are stored kHostsPerGroup to a <t>_snapshot row, group g (hosts g × kHostsPerGroup
-// onwards) in row −1 − g: a commit that folds rewrites the groups of the hosts it touched, and
-// opening reads a few dozen rows rather than one per host.
-constexpr uint32_t kHostsPerGroup = 256;
-int64_t HostGroupRow(uint32_t group) { return -1 - int64_t{group}; }
 // Log rows kept beyond the tail for other connections to catch up with: at most this many, and
 // of at most kKeptLogBytes together among those the folding connection wrote or read (rows it
 // never saw fall to the count alone); a connection further behind reads everything again.
@@ -146,98 +140,6 @@ absl::StatusOr<ChangeSet> FrontierTable::Decode(absl::Span<const uint8_t> blob) 
   absl::StatusOr<ChangeSet> changes = DecodeChangeSet(blob, &zstd_);
   if (!changes.ok()) return Corrupt(changes.status());
   return changes;
-}
-
-absl::StatusOr<HostChange> FrontierTable::HostOfRow(const ScopedStatement& select,
-                                                    std::string* name_out) {
-  sqlite3_stmt* statement = select.get();
-  auto is = [&](int column, int type) { return sqlite3_column_type(statement, column) == type; };
-  HostChange host;
-  const int64_t id = select.ColumnInt64(0);
-  host.settings.delay_s = select.ColumnDouble(2);
-  host.settings.budget = select.ColumnInt64(3);
-  host.settings.blocked_until = select.ColumnDouble(4);
-  host.settings.next_allowed = select.ColumnDouble(5);
-  const int64_t size = select.ColumnInt64(6), queued = select.ColumnInt64(7),
-                depth = select.ColumnInt64(8), priority = select.ColumnInt64(9),
-                timed = select.ColumnInt64(11);
-  HostSummary& summary = host.summary;
-  summary.best.fp = identity::FingerprintFromSql(select.ColumnInt64(10));
-  summary.first_due = select.ColumnDouble(12);
-  absl::string_view host_name = select.ColumnText(1);
-  bool valid = id >= 0 && id <= UINT32_MAX && is(1, SQLITE_TEXT) && !host_name.empty() &&
-               host_name.size() <= kMaxHostBytes && is(2, SQLITE_FLOAT) && is(3, SQLITE_INTEGER) &&
-               is(4, SQLITE_FLOAT) && is(5, SQLITE_FLOAT) && std::isfinite(host.settings.delay_s) &&
-               std::isfinite(host.settings.blocked_until) &&
-               std::isfinite(host.settings.next_allowed);
-  for (int column = 6; column <= 11; ++column) valid = valid && is(column, SQLITE_INTEGER);
-  valid = valid && is(12, SQLITE_FLOAT) && std::isfinite(summary.first_due) && size >= 0 &&
-          queued >= 0 && timed >= 0 && queued + timed <= size && depth >= 0 &&
-          depth <= UINT16_MAX && priority >= INT32_MIN && priority <= INT32_MAX;
-  if (!valid) {
-    return CorruptError(kFrontierModule,
-                        absl::StrCat("table '", name(), "': host row ", id, " is not valid"));
-  }
-  host.id = static_cast<uint32_t>(id);
-  summary.size = static_cast<uint64_t>(size);
-  summary.queued = static_cast<uint64_t>(queued);
-  summary.timed = static_cast<uint64_t>(timed);
-  summary.best.depth = static_cast<uint16_t>(depth);
-  summary.best.priority = static_cast<int32_t>(priority);
-  name_out->assign(host_name.data(), host_name.size());
-  return host;
-}
-
-absl::Status FrontierTable::LoadHosts() {
-  uint32_t groups = 0;
-  {
-    CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHostGroups));
-    while (true) {
-      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
-      const size_t first = store_.host_count();
-      if (select.ColumnInt64(0) != HostGroupRow(groups) || first % kHostsPerGroup != 0) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host group ",
-                                                          groups, " is missing"));
-      }
-      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet group, Decode(select.ColumnBlob(1)));
-      bool valid = !group.hosts.empty() && group.hosts.size() <= kHostsPerGroup &&
-                   group.urls.empty() && group.parts.empty() && !group.counts.has_value();
-      for (size_t i = 0; valid && i < group.hosts.size(); ++i) {
-        valid = group.hosts[i].id == first + i;
-      }
-      if (!valid) {
-        return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host group ",
-                                                          groups, " is not valid"));
-      }
-      if (absl::Status status = store_.ApplyCommitted(group); !status.ok()) return Corrupt(status);
-      ++groups;
-    }
-  }
-  hosts_in_rows_ = false;
-  if (groups > 0) return absl::OkStatus();
-  return LoadHostRows();
-}
-
-absl::Status FrontierTable::LoadHostRows() {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHostRows));
-  ChangeSet hosts;
-  std::vector<std::string> names;
-  while (true) {
-    CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-    if (!row) break;
-    names.emplace_back();
-    CRAWLDB_ASSIGN_OR_RETURN(HostChange host, HostOfRow(select, &names.back()));
-    if (host.id != hosts.hosts.size()) {
-      return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host row ",
-                                                        hosts.hosts.size(), " is missing"));
-    }
-    hosts.hosts.push_back(host);
-  }
-  for (size_t i = 0; i < names.size(); ++i) hosts.hosts[i].name = names[i];
-  if (absl::Status status = store_.ApplyCommitted(hosts); !status.ok()) return Corrupt(status);
-  hosts_in_rows_ = !hosts.hosts.empty();
-  return absl::OkStatus();
 }
 
 absl::Status FrontierTable::ReadPart(size_t part,
@@ -525,10 +427,7 @@ int64_t FrontierTable::LogRowBeyondKeptBytes(int64_t seq) const {
 absl::Status FrontierTable::Fold(int64_t seq) {
   std::vector<uint32_t> merges;
   for (uint32_t part : tail_.Parts()) {
-    part_changes_.hosts.clear();
-    part_changes_.parts.clear();
-    part_changes_.counts.reset();
-    part_changes_.urls.clear();
+    ClearPartChanges();
     tail_.AppendPart(part, &part_changes_.urls);
     EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
     {
@@ -552,49 +451,6 @@ absl::Status FrontierTable::Fold(int64_t seq) {
   tail_.Fold(seq);
   for (uint32_t part : merges) CRAWLDB_RETURN_IF_ERROR(MergePart(part, seq));
   return absl::OkStatus();
-}
-
-absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids, int64_t seq) {
-  if (hosts_in_rows_) return WriteEveryHostGroup(seq);  // a file of format 5 or 6
-  std::optional<uint32_t> written;
-  for (uint32_t id : ids) {  // in order: each group once
-    const uint32_t group = id / kHostsPerGroup;
-    if (written == group) continue;
-    CRAWLDB_RETURN_IF_ERROR(WriteHostGroup(group, seq));
-    written = group;
-  }
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::WriteEveryHostGroup(int64_t seq) {
-  const size_t groups = (store_.host_count() + kHostsPerGroup - 1) / kHostsPerGroup;
-  for (uint32_t group = 0; group < groups; ++group) {
-    CRAWLDB_RETURN_IF_ERROR(WriteHostGroup(group, seq));
-  }
-  if (!hosts_in_rows_) return absl::OkStatus();
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement empty, Use(kEmptyHostRows));
-  CRAWLDB_RETURN_IF_ERROR(empty.Run());
-  hosts_in_rows_ = false;
-  return absl::OkStatus();
-}
-
-absl::Status FrontierTable::WriteHostGroup(uint32_t group, int64_t seq) {
-  part_changes_.hosts.clear();
-  part_changes_.parts.clear();
-  part_changes_.counts.reset();
-  part_changes_.urls.clear();
-  const size_t end = std::min(store_.host_count(), size_t{group + 1} * kHostsPerGroup);
-  for (size_t id = size_t{group} * kHostsPerGroup; id < end; ++id) {
-    const Host& host = store_.host(static_cast<uint32_t>(id));
-    part_changes_.hosts.push_back(
-        {static_cast<uint32_t>(id), host.name, host.settings, host.summary});
-  }
-  EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
-  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, HostGroupRow(group)));
-  CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));
-  CRAWLDB_RETURN_IF_ERROR(write.BindBlobView(3, BytesOf(blob_)));
-  return write.Run();
 }
 
 absl::Status FrontierTable::MergePart(size_t part, int64_t seq) {

@@ -132,6 +132,12 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   // Host groups: the snapshot rows below 0, group 0 (row −1) first.
   sql[kReadHostGroups] =
       absl::StrCat("SELECT part, data FROM ", snapshot, " WHERE part < 0 ORDER BY part DESC");
+  // The hosts each fold since changed: the pending rows below 0, the oldest (row −1) first.
+  sql[kReadHostPending] =
+      absl::StrCat("SELECT row, data FROM ", pending, " WHERE row < 0 ORDER BY row DESC");
+  sql[kHostPendingStats] = absl::StrCat("SELECT count(*), coalesce(sum(length(data)), 0) FROM ",
+                                        pending, " WHERE row < 0");
+  sql[kDeleteHostPending] = absl::StrCat("DELETE FROM ", pending, " WHERE row < 0");
   sql[kReadHostRows] = absl::StrCat(
       "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "
       "best_priority, best_fp, timed, first_due FROM ",
@@ -161,7 +167,7 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   sql[kPendingBytes] = absl::StrCat("SELECT coalesce(sum(length(data)), 0) FROM ", pending);
   sql[kStoredParts] =
       absl::StrCat("SELECT part FROM ", snapshot, " WHERE part >= 0 UNION SELECT row >> ",
-                   kPendingSeqBits, " FROM ", pending);
+                   kPendingSeqBits, " FROM ", pending, " WHERE row >= 0");
   sql[kAppendLink] = absl::StrCat("INSERT INTO ", links, "(src, dst) VALUES (?1, ?2)");
   sql[kLeasesExist] = absl::StrCat("SELECT count(*) FROM ", QuoteIdentifier(schema()),
                                    ".sqlite_master WHERE type = 'table' AND name = ?1");

@@ -61,7 +61,9 @@
 // A URL deleted from `urls` leaves the crawl: its row shows id and url NULL until the next lease
 // that reaches it drops it (and leases another in its place).
 //
-// Shadow tables (formats owned by the headers named; format version 8; version 7, which had no
+// Shadow tables (formats owned by the headers named; format version 9, which every commit that
+// writes marks; version 8, whose folds rewrote the host groups of every host they touched, is
+// read; version 7, which had no
 // <t>_leases, is read and gets the table at its first lease with a token; versions 5 and 6,
 // which kept one <t>_hosts row per host (5's log rows were all folded), are read and moved over
 // by their first commit; versions 1 to 4, which kept the records whole or in parts by
@@ -83,7 +85,10 @@
 //                 of hosts alone: opening reads a few dozen rows, not one per host
 //   <t>_pending   (row INTEGER PRIMARY KEY, data BLOB NOT NULL)   row = part × 2^40 + seq: the
 //                 URL changes that the commits folded by commit `seq` made to part `part`,
-//                 so that a part's rows are one range of the table
+//                 so that a part's rows are one range of the table; row = −seq (format 9):
+//                 the post-images of the hosts that the commits folded by commit `seq`
+//                 touched, as a change set of hosts alone, until the next rewrite of every
+//                 host group (frontier_host_rows.cc)
 //   <t>_log       (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)   one change set per commit: the
 //                 post-images of the hosts it touched, its URL changes (left out when there are
 //                 more than 16,384: they are then only in <t>_pending), the parts it
@@ -109,8 +114,8 @@
 // Every connection holds the rows after the last fold (the tail) decoded, and applies a part's
 // changes in them when it reads the part. A commit folds the tail once it passes log_tail_kb or
 // kTailRows (or when its own URL changes are left out of its row): one <t>_pending row for each
-// part the tail changed, the host groups of every host it touched, and the merges those
-// pending rows call for.
+// part the tail changed, one for the hosts it touched, and the merges those pending rows call
+// for (the host groups are rewritten once the hosts' rows weigh half of them).
 //
 // Transactions and processes work as in `urls` (urls_table.h): xUpdate changes the in-memory
 // FrontierStore with undo; xSync writes the log row (and folds); rollback and
@@ -179,7 +184,7 @@ inline constexpr const char kFrontierModule[] = "crawldb_frontier";
 // Most URLs one lease command hands out.
 inline constexpr int64_t kMaxLease = 100000;
 // The format version of the shadow tables this build writes (frontier_table.cc tells the older).
-inline constexpr int kFrontierFormat = 8;
+inline constexpr int kFrontierFormat = 9;
 // The oldest format whose crawl state this build reads (frontier_table.cc).
 inline constexpr int kOldestStateFormat = 5;
 // Longest lease token, in bytes.
@@ -347,16 +352,19 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   absl::StatusOr<ChangeSet> Decode(absl::Span<const uint8_t> blob);
   // A file of format 3 or 4: refused at its first statement, with the way out.
   absl::Status RefuseOldFormat() const;
-  // Reads the host groups, or the <t>_hosts rows of a file of format 5 or 6.
+  // Reads the host groups and the hosts the folds since changed (frontier_host_rows.cc), or the
+  // <t>_hosts rows of a file of format 5 or 6.
   absl::Status LoadHosts();
   absl::Status LoadHostRows();
   // The host of the current row of a kReadHostRows statement; its name is copied to
   // *name_out, which the result's name should point to once the names stop moving.
   absl::StatusOr<HostChange> HostOfRow(const ScopedStatement& select, std::string* name_out);
-  // Writes the host groups holding hosts `ids` as the store holds them now (every group when
-  // the hosts are still in <t>_hosts rows, which it then empties), as of commit `seq`.
+  // Writes hosts `ids` as the store holds them now, as of the fold at commit `seq`: one
+  // <t>_pending row below 0, or every host group when those rows are due to be merged (or the
+  // hosts are still in <t>_hosts rows, which it then empties).
   absl::Status WriteHosts(const absl::btree_set<uint32_t>& ids, int64_t seq);
-  // Writes every host group (and empties the <t>_hosts rows of a file of format 5 or 6).
+  // Writes every host group, deletes the <t>_pending rows below 0 (and empties the <t>_hosts
+  // rows of a file of format 5 or 6).
   absl::Status WriteEveryHostGroup(int64_t seq);
   absl::Status WriteHostGroup(uint32_t group, int64_t seq);
   // FrontierPartSource: a part's snapshot and pending rows, then its changes in the tail.
@@ -424,8 +432,9 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
 
-  int stored_format_;           // the file's format version when the table was connected
-  bool hosts_in_rows_ = false;  // the last load read <t>_hosts rows (formats 5 and 6)
+  int stored_format_;             // the file's format version when the table was connected
+  int64_t host_group_bytes_ = 0;  // the host groups' bytes, as this connection last read or wrote
+  bool hosts_in_rows_ = false;    // the last load read <t>_hosts rows (formats 5 and 6)
   // (seq, bytes) of the log rows this connection wrote or read, in seq order: the rows before the
   // tail that a fold keeps (kKeptLogBytes) are counted from them, with no query.
   std::deque<std::pair<int64_t, size_t>> log_rows_seen_;
@@ -449,6 +458,12 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // Reused by every row this connection writes: a part of a large frontier is hundreds of kB,
   // and fresh buffers of that size cost page faults on every commit.
   ChangeSet part_changes_;
+  void ClearPartChanges() {
+    part_changes_.hosts.clear();
+    part_changes_.parts.clear();
+    part_changes_.counts.reset();
+    part_changes_.urls.clear();
+  }
   std::string body_;
   std::string blob_;
   codecs::ZstdContexts zstd_;  // for every change set this table packs or unpacks

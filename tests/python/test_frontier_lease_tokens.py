@@ -276,7 +276,7 @@ class LeaseTokens(FrontierTest):
             db.execute("ALTER TABLE crawl RENAME TO frontier")
             db.execute("SELECT url FROM crawl_lease(1, 60, ?)", (NOW,)).fetchall()
             self.assertEqual(db.execute("SELECT value FROM frontier_config WHERE key = "
-                                        "'format_version'").fetchone()[0], "8")
+                                        "'format_version'").fetchone()[0], "9")
             self.assertEqual(db.execute("SELECT count(*) FROM sqlite_schema WHERE name = "
                                         "'frontier_leases'").fetchone()[0], 0)
             db.execute(LEASE, (2, 60, NOW, "w1:1"))

@@ -3,6 +3,8 @@
 // opening reads no part and a lease reads only its hosts' parts; a reopened file and a
 // connection left behind by trimmed log rows see exactly the live state; format 5 is read and
 // older formats are refused.
+#include <algorithm>
+
 #include <sqlite3.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -68,13 +70,15 @@ TEST(FrontierParts, CommitsWriteTheirPartsAndMergeThemAsTheyGrow) {
     // number 16 and weigh its share of the snapshot ((2 + part % 4) eighths), or number 256.
     ASSERT_EQ(Number(db,
                      "SELECT count(*) FROM (SELECT row >> 40 AS part, sum(length(data)) AS bytes, "
-                     "count(*) AS rows FROM frontier_pending GROUP BY part) p "
+                     "count(*) AS rows FROM frontier_pending WHERE row >= 0 GROUP BY part) p "
                      "LEFT JOIN frontier_snapshot s USING (part) "
                      "WHERE p.bytes >= max(4096, coalesce(length(s.data), 0)) "
                      "OR (p.rows >= 16 AND 8 * p.bytes >= (2 + p.part % 4) * "
                      "coalesce(length(s.data), 0)) OR p.rows >= 256"),
               0)
         << commit;
+    // The hosts' rows (below 0) stay fewer than 64.
+    ASSERT_LT(Number(db, "SELECT count(*) FROM frontier_pending WHERE row < 0"), 64) << commit;
   }
   // Two commits (add, lease) per batch, one log row each: the newest 64 are kept, in sequence.
   EXPECT_EQ(Number(db, "SELECT max(seq) FROM frontier_log"), 80);
@@ -252,7 +256,7 @@ TEST(FrontierParts, OlderFormatVersionsAreRefused) {
     if (version < "3") {
       ExpectError(db, "SELECT count(*) FROM frontier", SQLITE_ERROR,
                   "crawldb_frontier: table 'frontier' has format version " + version +
-                      ", older than this build reads (3 to 8); export it with the crawldb that "
+                      ", older than this build reads (3 to 9); export it with the crawldb that "
                       "wrote it and import it again");
       continue;
     }
@@ -296,7 +300,7 @@ void KeepHostsInRows(const std::string& path, const std::string& version) {
 
 // Formats 5 and 6 kept one <t>_hosts row per host (5 also folded every commit at once, so that its
 // log is read as one whose every row is folded). Their files are read; the first commit writes
-// format 8, and the first fold moves the hosts into groups and empties <t>_hosts.
+// format 9, and the first fold moves the hosts into groups and empties <t>_hosts.
 TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
   for (std::string version : {"5", "6"}) {
     SCOPED_TRACE(version);
@@ -317,7 +321,7 @@ TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
     EXPECT_EQ(One(db, "SELECT crawldb_check()"), "ok");  // the rows agree with the parts
     EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), version);
     db.exec("SELECT crawl_add('http://d.example.com/')");
-    EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "8");
+    EXPECT_EQ(One(db, "SELECT value FROM frontier_config WHERE key = 'format_version'"), "9");
     {
       SQLite::Database opened = LoadedDb(path);  // hosts from the rows, the new URL from the tail
       EXPECT_EQ(Rows(opened, kEveryRow), Rows(db, kEveryRow));
@@ -334,7 +338,9 @@ TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
 }
 
 // Hosts are stored 256 to a group: a fold rewrites only the groups of the hosts it touched.
-TEST(FrontierParts, AFoldRewritesOnlyTheHostGroupsItTouched) {
+// A fold writes the hosts it touched as one <t>_pending row below 0, not their groups; the
+// groups are rewritten (and those rows deleted) once the rows weigh half of them or are 64.
+TEST(FrontierParts, AFoldWritesTheHostsItTouchedAndTheGroupsLater) {
   std::string path = TempDbPath("frontier_host_groups");
   SQLite::Database db = Crawl(path, ", log_tail_kb=0");
   db.exec("BEGIN");
@@ -342,15 +348,41 @@ TEST(FrontierParts, AFoldRewritesOnlyTheHostGroupsItTouched) {
     db.exec("SELECT crawl_add('http://h" + std::to_string(i) + ".example.com/', NULL, 0, 1000)");
   }
   db.exec("COMMIT");
+  // The first fold writes the groups: there were none to add to.
   EXPECT_EQ(Rows(db, "SELECT part FROM frontier_snapshot WHERE part < 0 ORDER BY part DESC"),
             (std::vector<std::string>{"-1", "-2", "-3"}));
-  const std::string before = One(db, "SELECT max(seq) FROM frontier_snapshot WHERE part < 0");
-  // Host 300 (created 301st) is in group 1 alone.
+  EXPECT_EQ(Number(db, "SELECT count(*) FROM frontier_pending WHERE row < 0"), 0);
+  const std::string groups_seq = One(db, "SELECT max(seq) FROM frontier_snapshot WHERE part < 0");
   db.exec("SELECT crawl_host_set('h300.example.com', 5, 0, 0)");
-  EXPECT_EQ(Rows(db, "SELECT part FROM frontier_snapshot WHERE part < 0 AND seq > " + before),
-            std::vector<std::string>{"-2"});
+  const int64_t seq = Number(db, "SELECT max(seq) FROM frontier_log");
+  EXPECT_EQ(Rows(db, "SELECT row FROM frontier_pending WHERE row < 0"),
+            std::vector<std::string>{std::to_string(-seq)});
+  EXPECT_EQ(One(db, "SELECT max(seq) FROM frontier_snapshot WHERE part < 0"), groups_seq);
+  {
+    SQLite::Database reopened = LoadedDb(path);  // groups, then the row
+    EXPECT_EQ(One(reopened, "SELECT delay FROM crawl_hosts WHERE host = 'h300.example.com'"),
+              "5.0");
+    EXPECT_EQ(Rows(reopened, "SELECT * FROM crawl_hosts ORDER BY host"),
+              Rows(db, "SELECT * FROM crawl_hosts ORDER BY host"));
+    EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
+  }
+  // More folds, each a row, until the rows are merged into the groups; a host changed twice
+  // and new hosts among them.
+  int64_t most_rows = 0;
+  bool merged = false;
+  for (int i = 0; i < 80 && !merged; ++i) {
+    db.exec("SELECT crawl_host_set('h" + std::to_string(i % 50) + ".example.com', " +
+            std::to_string(i + 1) + ", 0, 0)");
+    db.exec("SELECT crawl_add('http://new" + std::to_string(i) + ".example.org/', NULL, 0, 1000)");
+    const int64_t rows = Number(db, "SELECT count(*) FROM frontier_pending WHERE row < 0");
+    most_rows = std::max(most_rows, rows);
+    merged = rows == 0;
+  }
+  EXPECT_TRUE(merged);
+  EXPECT_LT(most_rows, 64);
+  EXPECT_GT(most_rows, 10);
+  EXPECT_NE(One(db, "SELECT max(seq) FROM frontier_snapshot WHERE part < 0"), groups_seq);
   SQLite::Database reopened = LoadedDb(path);
-  EXPECT_EQ(One(reopened, "SELECT delay FROM crawl_hosts WHERE host = 'h300.example.com'"), "5.0");
   EXPECT_EQ(Rows(reopened, "SELECT * FROM crawl_hosts ORDER BY host"),
             Rows(db, "SELECT * FROM crawl_hosts ORDER BY host"));
   EXPECT_EQ(One(reopened, "SELECT crawldb_check()"), "ok");
