@@ -463,9 +463,9 @@ size_t UrlBlockModel::MemoryBytes() const {
 void UrlBlockModel::BuildTokenTable(int cluster) {
   const uint8_t* const lengths = token_lengths_.data() + cluster * token_count_;
   // The canonical codewords (CanonicalCodes), assigned as the tokens come: one pass fewer.
-  CodeLengthCounts next_code = {};
-  for (size_t t = 0; t < token_count_; ++t) ++next_code[lengths[t]];
-  next_code = FirstCanonicalCodes(next_code);
+  CodeLengthCounts count = {};
+  for (size_t t = 0; t < token_count_; ++t) ++count[lengths[t]];
+  CodeLengthCounts next_code = FirstCanonicalCodes(count);
   uint32_t* const entries = token_tables_.data() + (static_cast<size_t>(cluster) << kCodeBits);
   for (uint32_t t = 0; t < token_count_; ++t) {
     const int length = lengths[t];

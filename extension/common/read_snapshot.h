@@ -4,8 +4,8 @@
 // another part) may meet another process's commit between two reads and see rows of two
 // commits side by side. A statement held stepped (not reset) keeps one read transaction open,
 // which the connection's other statements share (WAL: one snapshot). Inside a transaction, or
-// while a statement that reads the schema runs (it opened a read transaction before its first
-// step: a cursor's own statement), holding one changes nothing.
+// while a statement that reads the schema runs (its read transaction opened at its first step:
+// a cursor's own statement, for as long as the cursor is open), a user opens none.
 //
 // Held by read-only work that spans several reads: a `urls` cursor from open to close,
 // crawldb_stats() and crawldb_check() for each table. Not by work that writes afterwards
@@ -29,10 +29,10 @@ class ReadSnapshot {
   ReadSnapshot& operator=(const ReadSnapshot&) = delete;
   ~ReadSnapshot();
 
-  // One more user: the first, outside a transaction, opens the read transaction (its statement
-  // is prepared once).
+  // One more user: the first that finds no read transaction open opens one (its statement is
+  // prepared once).
   absl::Status Hold();
-  // One user fewer: the last lets the read transaction end.
+  // One user fewer: the last lets the read transaction it opened end.
   void Release();
 
  private:
@@ -42,6 +42,7 @@ class ReadSnapshot {
   std::string module_;
   sqlite3_stmt* statement_ = nullptr;
   int users_ = 0;
+  bool stepped_ = false;  // `statement_` holds the read transaction open
 };
 
 }  // namespace crawldb

@@ -96,6 +96,13 @@ struct ChangeSet {
   // A decoded blob's body, which the names above point into (shared by copies).
   std::shared_ptr<const std::string> body = nullptr;
   bool empty() const { return hosts.empty() && urls.empty() && parts.empty() && host_ids.empty(); }
+  // Empties the hosts, URL changes, parts and counts (what a writer fills), keeping capacity.
+  void Clear() {
+    hosts.clear();
+    urls.clear();
+    parts.clear();
+    counts.reset();
+  }
 };
 
 // The changes one commit of another connection made to one part (a row of <t>_pending).

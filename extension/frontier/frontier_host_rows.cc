@@ -73,20 +73,21 @@ absl::StatusOr<HostChange> FrontierTable::HostOfRow(const ScopedStatement& selec
 }
 
 absl::Status FrontierTable::LoadHosts() {
-  uint32_t groups = 0;
-  host_group_bytes_ = 0;
+  // The commit each group was written by: a host row of an older fold yields to its group
+  // (written by a build of format 8, which knew nothing of the rows).
+  std::vector<int64_t> group_seqs;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHostGroups));
     while (true) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
+      const uint32_t groups = static_cast<uint32_t>(group_seqs.size());
       const size_t first = store_.host_count();
       if (select.ColumnInt64(0) != HostGroupRow(groups) || first % kHostsPerGroup != 0) {
         return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': host group ",
                                                           groups, " is missing"));
       }
-      host_group_bytes_ += select.ColumnBlob(1).size();
-      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet group, Decode(select.ColumnBlob(1)));
+      CRAWLDB_ASSIGN_OR_RETURN(ChangeSet group, Decode(select.ColumnBlob(2)));
       bool valid = !group.hosts.empty() && group.hosts.size() <= kHostsPerGroup &&
                    group.urls.empty() && group.parts.empty() && !group.counts.has_value();
       for (size_t i = 0; valid && i < group.hosts.size(); ++i) {
@@ -97,17 +98,20 @@ absl::Status FrontierTable::LoadHosts() {
                                                           groups, " is not valid"));
       }
       if (absl::Status status = store_.ApplyCommitted(group); !status.ok()) return Corrupt(status);
-      ++groups;
+      group_seqs.push_back(select.ColumnInt64(1));
     }
   }
   hosts_in_rows_ = false;
-  if (groups == 0) return LoadHostRows();
   // What the folds since the groups were written changed, oldest first (rows −1, −2, …).
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadHostPending));
   while (true) {
     CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
     if (!row) break;
     const int64_t seq = -select.ColumnInt64(0);
+    if (group_seqs.empty()) {
+      return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': the hosts fold ",
+                                                        seq, " changed have no host groups"));
+    }
     CRAWLDB_ASSIGN_OR_RETURN(ChangeSet hosts, Decode(select.ColumnBlob(1)));
     bool valid = !hosts.hosts.empty() && hosts.urls.empty() && hosts.parts.empty() &&
                  !hosts.counts.has_value();
@@ -118,9 +122,14 @@ absl::Status FrontierTable::LoadHosts() {
       return CorruptError(kFrontierModule, absl::StrCat("table '", name(), "': the hosts fold ",
                                                         seq, " changed are not valid"));
     }
+    std::erase_if(hosts.hosts, [&](const HostChange& host) {
+      const size_t group = host.id / kHostsPerGroup;
+      return group < group_seqs.size() && group_seqs[group] >= seq;
+    });
     if (absl::Status status = store_.ApplyCommitted(hosts); !status.ok()) return Corrupt(status);
   }
-  return absl::OkStatus();
+  if (!group_seqs.empty()) return absl::OkStatus();
+  return LoadHostRows();
 }
 
 absl::Status FrontierTable::LoadHostRows() {
@@ -147,25 +156,25 @@ absl::Status FrontierTable::LoadHostRows() {
 absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids, int64_t seq) {
   if (hosts_in_rows_) return WriteEveryHostGroup(seq);  // a file of format 5 or 6
   if (ids.empty()) return absl::OkStatus();
-  ClearPartChanges();
+  part_changes_.Clear();
   for (uint32_t id : ids) {  // in order, so that new hosts come in the order of their ids
     const Host& host = store_.host(id);
     part_changes_.hosts.push_back({id, host.name, host.settings, host.summary});
   }
   EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
-  int64_t rows = 0, bytes = 0;
+  // Read from the file, so that every connection that folds decides alike.
+  int64_t rows = 0, bytes = 0, group_bytes = 0;
   {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement stats, Use(kHostPendingStats));
     CRAWLDB_ASSIGN_OR_RETURN(bool row, stats.Step());
     if (row) {
       rows = stats.ColumnInt64(0);
       bytes = stats.ColumnInt64(1);
+      group_bytes = stats.ColumnInt64(2);
     }
   }
-  // host_group_bytes_ is what this connection last read or wrote: another process's rewrite of
-  // the groups since only moves when the next rewrite comes.
   if (rows + 1 >= kMaxHostPendingRows ||
-      2 * (bytes + static_cast<int64_t>(blob_.size())) >= host_group_bytes_) {
+      2 * (bytes + static_cast<int64_t>(blob_.size())) >= group_bytes) {
     return WriteEveryHostGroup(seq);
   }
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement append, Use(kAppendPending));
@@ -176,7 +185,6 @@ absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids, int
 
 absl::Status FrontierTable::WriteEveryHostGroup(int64_t seq) {
   const size_t groups = (store_.host_count() + kHostsPerGroup - 1) / kHostsPerGroup;
-  host_group_bytes_ = 0;
   for (uint32_t group = 0; group < groups; ++group) {
     CRAWLDB_RETURN_IF_ERROR(WriteHostGroup(group, seq));
   }
@@ -192,7 +200,7 @@ absl::Status FrontierTable::WriteEveryHostGroup(int64_t seq) {
 }
 
 absl::Status FrontierTable::WriteHostGroup(uint32_t group, int64_t seq) {
-  ClearPartChanges();
+  part_changes_.Clear();
   const size_t end = std::min(store_.host_count(), size_t{group + 1} * kHostsPerGroup);
   for (size_t id = size_t{group} * kHostsPerGroup; id < end; ++id) {
     const Host& host = store_.host(static_cast<uint32_t>(id));
@@ -200,7 +208,6 @@ absl::Status FrontierTable::WriteHostGroup(uint32_t group, int64_t seq) {
         {static_cast<uint32_t>(id), host.name, host.settings, host.summary});
   }
   EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
-  host_group_bytes_ += static_cast<int64_t>(blob_.size());
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(1, HostGroupRow(group)));
   CRAWLDB_RETURN_IF_ERROR(write.BindInt64(2, seq));

@@ -76,10 +76,7 @@ ChangeSet FrontierStore::ChangesSince(size_t mark) const {
 
 absl::Status FrontierStore::PartSnapshot(size_t part, ChangeSet* changes) {
   if (absl::Status status = Hold(part); !status.ok()) return status;
-  changes->hosts.clear();
-  changes->urls.clear();
-  changes->parts.clear();
-  changes->counts.reset();
+  changes->Clear();
   parts_[part].records.ForEach([&](uint64_t fp, const UrlRecord& record) {
     changes->urls.push_back({fp, UrlChangeKind::kNew, record});
   });

@@ -131,12 +131,15 @@ std::vector<std::string> FrontierTable::StatementSql() const {
   std::vector<std::string> sql(kSlotCount);
   // Host groups: the snapshot rows below 0, group 0 (row −1) first.
   sql[kReadHostGroups] =
-      absl::StrCat("SELECT part, data FROM ", snapshot, " WHERE part < 0 ORDER BY part DESC");
+      absl::StrCat("SELECT part, seq, data FROM ", snapshot, " WHERE part < 0 ORDER BY part DESC");
   // The hosts each fold since changed: the pending rows below 0, the oldest (row −1) first.
   sql[kReadHostPending] =
       absl::StrCat("SELECT row, data FROM ", pending, " WHERE row < 0 ORDER BY row DESC");
-  sql[kHostPendingStats] = absl::StrCat("SELECT count(*), coalesce(sum(length(data)), 0) FROM ",
-                                        pending, " WHERE row < 0");
+  // Those rows' count and bytes, and the host groups' bytes (length() reads no blob content).
+  sql[kHostPendingStats] = absl::StrCat(
+      "SELECT count(*), coalesce(sum(length(data)), 0), (SELECT coalesce(sum(length(data)), 0) "
+      "FROM ",
+      snapshot, " WHERE part < 0) FROM ", pending, " WHERE row < 0");
   sql[kDeleteHostPending] = absl::StrCat("DELETE FROM ", pending, " WHERE row < 0");
   sql[kReadHostRows] = absl::StrCat(
       "SELECT id, name, delay, budget, blocked_until, next_allowed, size, queued, best_depth, "

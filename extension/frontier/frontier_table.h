@@ -63,8 +63,8 @@
 //
 // Shadow tables (formats owned by the headers named; format version 9, which every commit that
 // writes marks; version 8, whose folds rewrote the host groups of every host they touched, is
-// read; version 7, which had no
-// <t>_leases, is read and gets the table at its first lease with a token; versions 5 and 6,
+// read; version 7, which had no <t>_leases, is read and gets the table at its first lease with
+// a token; versions 5 and 6,
 // which kept one <t>_hosts row per host (5's log rows were all folded), are read and moved over
 // by their first commit; versions 1 to 4, which kept the records whole or in parts by
 // fingerprint and loaded them all at once, are refused, 3 and 4 with the way out):
@@ -151,7 +151,8 @@
 // Sources: frontier_table.cc (creation, the urls look-ups, statistics and checks),
 // frontier_cursor.h/.cc (plans and the cursor), frontier_commands.cc (row writes and the command
 // rows of the crawl_* functions), frontier_snapshot.cc (opening, reading parts, catching up and
-// commits), frontier_slots.h (columns and shadow-table statements by slot).
+// commits), frontier_host_rows.cc (the hosts' rows), frontier_slots.h (columns and shadow-table
+// statements by slot).
 #pragma once
 
 #include <deque>
@@ -432,9 +433,8 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   void ClearUndo() override { store_.ClearUndo(); }
   PlanFigures StoreFigures() const override { return {static_cast<int64_t>(store_.size()), 0}; }
 
-  int stored_format_;             // the file's format version when the table was connected
-  int64_t host_group_bytes_ = 0;  // the host groups' bytes, as this connection last read or wrote
-  bool hosts_in_rows_ = false;    // the last load read <t>_hosts rows (formats 5 and 6)
+  int stored_format_;           // the file's format version when the table was connected
+  bool hosts_in_rows_ = false;  // the last load read <t>_hosts rows (formats 5 and 6)
   // (seq, bytes) of the log rows this connection wrote or read, in seq order: the rows before the
   // tail that a fold keeps (kKeptLogBytes) are counted from them, with no query.
   std::deque<std::pair<int64_t, size_t>> log_rows_seen_;
@@ -458,12 +458,6 @@ class FrontierTable : public ShadowBackedTable, private FrontierPartSource {
   // Reused by every row this connection writes: a part of a large frontier is hundreds of kB,
   // and fresh buffers of that size cost page faults on every commit.
   ChangeSet part_changes_;
-  void ClearPartChanges() {
-    part_changes_.hosts.clear();
-    part_changes_.parts.clear();
-    part_changes_.counts.reset();
-    part_changes_.urls.clear();
-  }
   std::string body_;
   std::string blob_;
   codecs::ZstdContexts zstd_;  // for every change set this table packs or unpacks

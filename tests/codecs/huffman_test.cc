@@ -45,6 +45,16 @@ TEST(Huffman, DocumentedExample) {
   EXPECT_EQ(*lengths, (std::vector<uint8_t>{1, 2, 3, 3}));
   EXPECT_EQ(CanonicalCodes(*lengths), (std::vector<uint32_t>{0b0, 0b10, 0b110, 0b111}));
   EXPECT_TRUE(CheckCompleteCode(*lengths, 8).ok());
+  // By length: one codeword of 1 bit, one of 2, two of 3; each length's first codeword.
+  CodeLengthCounts count = {};
+  count[1] = 1;
+  count[2] = 1;
+  count[3] = 2;
+  const CodeLengthCounts first = FirstCanonicalCodes(count);
+  EXPECT_EQ(first[1], 0b0u);
+  EXPECT_EQ(first[2], 0b10u);
+  EXPECT_EQ(first[3], 0b110u);
+  EXPECT_EQ(first[4], 0b10000u);  // past the last: where a longer codeword would start
 }
 
 TEST(Huffman, ZeroWeightsGetNoCodeword) {

@@ -652,7 +652,14 @@ TEST(FrontierVtab, CorruptShadowTablesAreCorruptVtab) {
            "UPDATE frontier_snapshot SET part = -2 WHERE part = -1",
            "UPDATE frontier_snapshot SET data = (SELECT data FROM frontier_log "
            "  ORDER BY seq DESC LIMIT 1) WHERE part = -1",
-           "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'"}) {
+           "UPDATE frontier_config SET value = 'x' WHERE key = 'generation'",
+           // A hosts' row of <t>_pending (below 0): not a change set, a log row (with counts),
+           // or with no host groups under it.
+           "INSERT INTO frontier_pending(row, data) VALUES (-1000, x'0102')",
+           "INSERT INTO frontier_pending(row, data) SELECT -1000, data FROM frontier_log "
+           "  ORDER BY seq DESC LIMIT 1",
+           "INSERT INTO frontier_pending(row, data) SELECT -1000, data FROM frontier_snapshot "
+           "  WHERE part = -1; DELETE FROM frontier_snapshot WHERE part < 0"}) {
     // Every commit folds; cache_mb=0: every statement reads the parts it needs again.
     ExpectCorrupt(", log_tail_kb=0, cache_mb=0", damage);
   }
