@@ -102,6 +102,7 @@ absl::Status PagedBytes::failure() const {
 }
 
 void PagedBytes::ClearFailure() const {
+  if (!failed_.load(std::memory_order_acquire)) return;  // Every cursor open asks: no lock then.
   std::lock_guard<std::mutex> lock(fetch_mutex_);
   failure_ = absl::OkStatus();
   failed_.store(false, std::memory_order_release);

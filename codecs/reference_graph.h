@@ -22,7 +22,8 @@
 // elements; every record's codes end exactly at its end; the body ends with the data.
 // With deferred checks (adjacency_codec.h) loading checks up to the starts and the data's
 // length and padding; Decode checks the records of the chain it follows, Degree decodes a
-// list the first time, a scan checks as Check does. A paged graph (LoadPaged) also reads its
+// list the first time (once those decodes reach a 64th of the arcs, CheckAll instead), a
+// scan checks as Check does. A paged graph (LoadPaged) also reads its
 // bytes as they are needed: loading fetches the parts holding the parameters, tables and the
 // starts' headers; a decode, the parts holding its chain's starts and records; a scan or
 // CheckAll, every part, record by record when the pages have a budget (codecs/paged_bytes.h:
@@ -174,10 +175,18 @@ class ReferenceGraph final : public EncodedGraph {
   uint64_t arc_count() const override { return arc_count_; }
 
   uint32_t Degree(uint32_t node) const override {
-    if (deferred_ && !all_checked_.load(std::memory_order_acquire) && !NodeChecked(node)) {
-      std::vector<uint32_t> list;
-      Decode(node, &list);  // Checks the chain, so that the walk below is safe next time.
-      return static_cast<uint32_t>(list.size());
+    if (deferred_ && !all_sound_.load(std::memory_order_acquire) && !NodeChecked(node)) {
+      // Checking a list decodes its chain again for each node of it: once the degrees asked
+      // for have decoded a 64th of the arcs, one pass checks every list (CheckAll) instead.
+      // When that pass fails (a corrupt list elsewhere, a part unread), each list is still
+      // checked on its own.
+      if (degree_decoded_arcs_.load(std::memory_order_relaxed) < arc_count_ / 64 ||
+          !CheckAll().ok()) {
+        std::vector<uint32_t> list;
+        Decode(node, &list);  // Checks the chain, so that the walk below is safe next time.
+        degree_decoded_arcs_.fetch_add(list.size() + 1, std::memory_order_relaxed);
+        return static_cast<uint32_t>(list.size());
+      }
     }
     // |list v| = |representative| − del_count + |adds|, down the chain (checked: its records
     // are sound, though their parts may have to be read again).
@@ -230,6 +239,7 @@ class ReferenceGraph final : public EncodedGraph {
                                    " were recorded"));
       }
       tally_ = checks.tally;
+      if (status().ok()) all_sound_.store(true, std::memory_order_release);
       all_checked_.store(true, std::memory_order_release);
     }
     return status();
@@ -549,7 +559,7 @@ class ReferenceGraph final : public EncodedGraph {
           return;
         }
       }
-      if (graph->deferred_ && !graph->all_checked_.load(std::memory_order_acquire)) {
+      if (graph->deferred_ && !graph->all_sound_.load(std::memory_order_acquire)) {
         // Nothing to scan when a part is unread (ReadFailure()) or the starts are corrupt.
         absl::Status starts;
         if (!graph->PrepareFullPass(&starts) || !starts.ok()) {
@@ -621,10 +631,13 @@ class ReferenceGraph final : public EncodedGraph {
   mutable ReferenceTally tally_;
   bool deferred_ = false;  // Loaded with deferred checks.
   mutable std::mutex check_mutex_;
-  mutable std::atomic<bool> all_checked_{false};  // Deferred: CheckAll() has run.
+  mutable std::atomic<bool> all_checked_{false};  // Deferred: CheckAll() has run,
+  mutable std::atomic<bool> all_sound_{false};    // and found every list sound.
   // Deferred: one bit per node whose chain Decode has checked, read and set through
   // std::atomic_ref (a point query maps only the page of its node's bit).
   mutable ZeroedArray<uint64_t> checked_nodes_;
+  // Deferred: arcs (plus one per list) Degree decoded to check lists before CheckAll().
+  mutable std::atomic<uint64_t> degree_decoded_arcs_{0};
 };
 
 }  // namespace crawldb::codecs

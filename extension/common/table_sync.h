@@ -44,6 +44,13 @@ class TableSync {
   void Loaded(int64_t generation);
   // After the catch-up that Poll asked for is done.
   void CaughtUp() { data_version_ = polled_version_; }
+  // The data version the table last caught up at (-1: never). Another table of the same schema
+  // and connection that has just caught up at `version` may skip its own Poll when
+  // CurrentAt(version): nothing committed since this one caught up either.
+  int64_t caught_up_version() const { return data_version_; }
+  bool CurrentAt(int64_t version) const {
+    return loaded_ && !reload_ && version >= 0 && data_version_ == version;
+  }
   // True once the store was loaded (or rewritten): its own counts are then the ones to plan by.
   bool loaded() const { return loaded_; }
 

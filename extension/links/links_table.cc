@@ -161,7 +161,9 @@ absl::StatusOr<urls::UrlIds*> LinksTable::ConnectUrls(UrlsNeed need) {
     CRAWLDB_ASSIGN_OR_RETURN(urls, connection()->ConnectAs<urls::UrlIds>(urls_name_));
   }
   if (urls != nullptr) {
-    CRAWLDB_RETURN_IF_ERROR(need == UrlsNeed::kIds ? urls->CatchUpIds() : urls->CatchUpDeletions());
+    CRAWLDB_RETURN_IF_ERROR(need == UrlsNeed::kIds
+                                ? urls->CatchUpIds()
+                                : urls->CatchUpDeletions(sync().caught_up_version()));
   }
   return urls;
 }

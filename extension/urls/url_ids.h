@@ -22,8 +22,10 @@ class UrlIds {
   virtual absl::Status CatchUpIds() = 0;
   // Catches up as far as HasDeletedIds and IsDeleted need: a table not loaded yet reads only
   // whether any id is deleted, and loads nothing when none is (a new connection's look-up in
-  // outlinks then costs nothing in urls). The other members need CatchUpIds.
-  virtual absl::Status CatchUpDeletions() = 0;
+  // outlinks then costs nothing in urls). The other members need CatchUpIds. `seen_version`:
+  // the data version (TableSync) at which a table of the same schema has just caught up in this
+  // call, or -1; a table already caught up at it reads nothing (each cursor open in outlinks).
+  virtual absl::Status CatchUpDeletions(int64_t seen_version) = 0;
   // Look-ups on the committed-or-own state, after catching up.
   virtual absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url) = 0;
   virtual absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) = 0;

@@ -151,7 +151,7 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
 
   // UrlIds (url_ids.h), for the SQL functions and the other families.
   absl::Status CatchUpIds() override { return CatchUp(); }
-  absl::Status CatchUpDeletions() override;
+  absl::Status CatchUpDeletions(int64_t seen_version) override;
   absl::StatusOr<std::optional<int64_t>> IdOf(const identity::NormalizedUrl& url) override;
   absl::StatusOr<std::optional<std::string>> TextOf(int64_t id) override;
   absl::StatusOr<std::optional<std::string>> Lineage() override;

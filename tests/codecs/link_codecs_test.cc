@@ -524,6 +524,39 @@ TEST(LinkCodecs, DeferredChecksFindACorruptListWhenItIsRead) {
   EXPECT_TRUE((*link2)->CheckAll().ok());
 }
 
+TEST(LinkCodecs, DeferredDegreesCheckEveryListOnceTheyHaveDecodedA64thOfTheArcs) {
+  // A degree checks its list by decoding it (and its chain) until the degrees asked for have
+  // decoded a 64th of the arcs; then one pass checks every list. A wrong arc count shows when
+  // that pass ran: it is found by the pass only.
+  const AdjacencyLists graph = RandomGraph(3000, 11);
+  const uint64_t arcs = graph.arc_count();
+  for (const char* codec : {"link3", "link3+huff"}) {
+    SCOPED_TRACE(codec);
+    const std::vector<uint8_t> bytes = Serialized(codec, graph);
+    for (const uint64_t recorded : {arcs, arcs + 1}) {
+      AdjacencyLoadOptions options;
+      options.arc_count = recorded;
+      absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded = LoadAdjacency(bytes, options);
+      ASSERT_TRUE(loaded.ok()) << loaded.status();
+      const EncodedGraph& deferred = **loaded;
+      uint64_t decoded = 0;  // arcs (plus one per list) of the degrees asked for
+      bool passed = false;   // the pass over every list has run
+      std::vector<uint32_t> list;
+      for (uint32_t v = 0; v < graph.size(); ++v) {
+        ASSERT_EQ(deferred.status().ok(), !passed || recorded == arcs) << "node " << v;
+        passed = passed || decoded >= arcs / 64;
+        const uint32_t degree = deferred.Degree(v);
+        deferred.Decode(v, &list);
+        ASSERT_EQ(degree, list.size()) << "node " << v;
+        ASSERT_EQ(absl::MakeConstSpan(list), graph.list(v)) << "node " << v;
+        decoded += list.size() + 1;
+      }
+      EXPECT_TRUE(passed);
+      EXPECT_EQ(deferred.CheckAll().ok(), recorded == arcs);
+    }
+  }
+}
+
 TEST(LinkCodecs, Link3HuffRejectsBadTables) {
   const std::vector<uint8_t> bytes = Serialized("link3+huff", RandomGraph(50, 3));
   EXPECT_EQ(LoadError(bytes), "OK");
