@@ -57,8 +57,12 @@ inline void AppendVarint(uint64_t value, std::string* out) {
 }
 
 inline void AppendVarint(uint64_t value, std::vector<uint8_t>* out) {
-  uint8_t buffer[kMaxVarintBytes];
-  out->insert(out->end(), buffer, buffer + WriteVarint(value, buffer));
+  // WriteVarint's bytes pushed one by one: a range insert of two or three bytes costs a call.
+  while (value >= 0x80) {
+    out->push_back(static_cast<uint8_t>(value | 0x80));
+    value >>= 7;
+  }
+  out->push_back(static_cast<uint8_t>(value));
 }
 
 // Decodes one varint from [p, end) into *out; returns the byte after it, or nullptr if the input

@@ -189,8 +189,9 @@ void LinkStore::FreezeBuffer() {
   delta_out_.Clear();
   delta_in_.Clear();
   buffer_arcs_ = 0;
+  std::vector<uint64_t> in_keys = Transposed(keys);
   RadixSortKeys(&keys);
-  AddRuns(keys);
+  AddRuns(keys, std::move(in_keys));
 }
 
 void LinkStore::PurgeRunTombstones() {
@@ -284,6 +285,8 @@ absl::Status LinkStore::EndReplay() {
     }
     return absl::OkStatus();
   }
+  // In log order: a crawl's new URLs take increasing ids, so its links come sorted by target.
+  std::vector<uint64_t> in_keys = Transposed(keys);
   RadixSortKeys(&keys);
   size_t kept = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -307,22 +310,28 @@ absl::Status LinkStore::EndReplay() {
   }
   // A corrupt base list reads as empty: its arcs would have looked absent.
   if (absl::Status status = this->status(); !status.ok()) return status;
-  keys.resize(kept);
-  AddRuns(keys);
+  if (kept < keys.size()) {
+    keys.resize(kept);
+    in_keys = Transposed(keys);
+  }
+  AddRuns(keys, std::move(in_keys));
   delta_arcs_ += kept;
   arc_count_ += kept;
   ++version_;
   return absl::OkStatus();
 }
 
-void LinkStore::AddRuns(const std::vector<uint64_t>& keys) {
+std::vector<uint64_t> LinkStore::Transposed(absl::Span<const uint64_t> keys) {
+  std::vector<uint64_t> transposed;
+  transposed.reserve(keys.size());
+  for (uint64_t key : keys)
+    transposed.push_back(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
+  return transposed;
+}
+
+void LinkStore::AddRuns(const std::vector<uint64_t>& keys, std::vector<uint64_t> in_keys) {
   codecs::ArcRun::Builder out;
-  std::vector<uint64_t> in_keys;
-  in_keys.reserve(keys.size());
-  for (uint64_t key : keys) {
-    out.Append(key);
-    in_keys.push_back(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
-  }
+  for (uint64_t key : keys) out.Append(key);
   runs_out_.Add(std::move(out).Finish());
   RadixSortKeys(&in_keys);
   codecs::ArcRun::Builder in;

@@ -1,5 +1,6 @@
 // RadixSortKeys sorts as std::sort does: arc-like keys (two ids below 2^20), full 64-bit keys,
-// keys sharing every byte but one, duplicates, sizes around the small-input cut. RadixSortBy
+// keys sharing every byte but one, duplicates, sizes around the small-input cut, keys that come
+// sorted, or sorted by their minors only (which skips the minors' passes). RadixSortBy
 // sorts items as std::stable_sort does by the same keys.
 #include "extension/containers/radix_sort.h"
 
@@ -25,14 +26,19 @@ void ExpectSortsAsStdSort(std::vector<uint64_t> keys) {
 TEST(RadixSortKeys, SortsAsStdSort) {
   std::mt19937_64 random(5);
   for (size_t n : {0, 1, 2, 255, 256, 257, 1000, 100000}) {
-    std::vector<uint64_t> arcs, wide, one_byte, repeated;
+    std::vector<uint64_t> arcs, wide, one_byte, repeated, minors_sorted;
     for (size_t i = 0; i < n; ++i) {
       arcs.push_back((random() % (1 << 20)) << 32 | random() % (1 << 20));
       wide.push_back(random());
       one_byte.push_back(0x1234'5678'0000'0000 | (random() % 256) << 8);
       repeated.push_back(random() % 7);
+      // A crawl's links in log order: each to a new URL (rising minor, some repeated) from a
+      // random earlier one.
+      minors_sorted.push_back((random() % (i + 1)) << 32 | (i - i % 3));
     }
-    for (const auto& keys : {arcs, wide, one_byte, repeated}) {
+    std::vector<uint64_t> sorted = wide;
+    std::sort(sorted.begin(), sorted.end());
+    for (const auto& keys : {arcs, wide, one_byte, repeated, minors_sorted, sorted}) {
       SCOPED_TRACE(n);
       ExpectSortsAsStdSort(keys);
     }
