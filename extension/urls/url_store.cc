@@ -325,25 +325,29 @@ bool UrlStore::IsLive(int64_t id) const {
 }
 
 absl::StatusOr<std::optional<int64_t>> UrlStore::Find(absl::string_view key) {
+  // A URL has one live id at most, wherever it is (a URL deleted and added again has deleted
+  // ids elsewhere): the run first, so that a part read for a URL its run holds is read without
+  // its pending keys, as for an id.
   const size_t part_number = UrlPartOf(key);
-  absl::StatusOr<std::shared_ptr<LoadedPart>> held = Part(part_number);
+  absl::StatusOr<std::shared_ptr<LoadedPart>> held = HeldRun(part_number);
+  if (!held.ok()) return held.status();
+  if (const UrlPart& run = *(*held)->run; run.size() > 0) {
+    absl::StatusOr<std::optional<size_t>> rank = run.Find(key);
+    if (!rank.ok()) return rank.status();
+    if (rank->has_value()) {
+      const int64_t id = run.IdAt(**rank);
+      if (!deleted_.contains(id)) return std::optional<int64_t>(id);
+    }
+  }
+  held = Part(part_number);
   if (!held.ok()) return held.status();
   const LoadedPart& part = **held;
-  // Newest first: a URL deleted and added again has its live id in the newer place.
   const bool indexed = part.pending.indexed();
   const std::optional<size_t> index = part.pending.Find(key);
   if (!indexed) GrewInPlace(part_number);
   if (index.has_value()) {
     const int64_t id = part.pending.id(*index);
     if (!deleted_.contains(id)) return std::optional<int64_t>(id);
-  }
-  if (part.run->size() > 0) {
-    absl::StatusOr<std::optional<size_t>> rank = part.run->Find(key);
-    if (!rank.ok()) return rank.status();
-    if (rank->has_value()) {
-      const int64_t id = part.run->IdAt(**rank);
-      if (!deleted_.contains(id)) return std::optional<int64_t>(id);
-    }
   }
   absl::StatusOr<std::optional<size_t>> rank = base_.Find(key);
   if (!rank.ok()) return rank.status();

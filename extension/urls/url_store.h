@@ -119,7 +119,8 @@ class UrlStore {
   absl::Status ReplayDelete(int64_t id);
   void ForgetPart(size_t part);
 
-  // The live id holding `key`, or nullopt.
+  // The live id holding `key`, or nullopt. The part's pending keys are read only when its run
+  // lacks the URL.
   absl::StatusOr<std::optional<int64_t>> Find(absl::string_view key);
   // The key of a live id, or nullopt when the id does not exist or was deleted.
   absl::StatusOr<std::optional<std::string>> KeyOf(int64_t id);

@@ -334,14 +334,21 @@ TEST(UrlStore, ALookUpOfAnIdTheRunHoldsReadsTheRunAlone) {
   EXPECT_EQ(source.pending_reads(), 1);
 }
 
-TEST(UrlStore, ALookUpByUrlReadsThePendingKeysWithTheRun) {
+TEST(UrlStore, ALookUpByUrlReadsThePendingKeysWhenTheRunLacksTheUrl) {
   OnePartStore one(6);
   UrlStore& store = one.store;
   const OnePartSource& source = one.source;
+  EXPECT_EQ(FindOk(store, source.keys()[0]), 3);
+  EXPECT_EQ(source.pending_reads(), 0);
   EXPECT_EQ(FindOk(store, source.keys()[5]), 6);
   EXPECT_EQ(source.pending_reads(), 1);
   EXPECT_EQ(KeyOk(store, 4), source.keys()[4]);
   EXPECT_EQ(source.pending_reads(), 1);
+
+  // A URL the part does not hold reads them too.
+  OnePartStore other(6);
+  EXPECT_EQ(FindOk(other.store, "com,example)/h"), std::nullopt);
+  EXPECT_EQ(other.source.pending_reads(), 1);
 }
 
 TEST(UrlStore, PendingKeysAtOrBelowTheRunsThroughIdAreRefused) {
