@@ -178,10 +178,16 @@ class ReferenceGraph final : public EncodedGraph {
     if (deferred_ && !all_sound_.load(std::memory_order_acquire) && !NodeChecked(node)) {
       // Checking a list decodes its chain again for each node of it: once the degrees asked
       // for have decoded a 64th of the arcs, one pass checks every list (CheckAll) instead.
-      // When that pass fails (a corrupt list elsewhere, a part unread), each list is still
-      // checked on its own.
-      if (degree_decoded_arcs_.load(std::memory_order_relaxed) < arc_count_ / 64 ||
-          !CheckAll().ok()) {
+      // Unless that pass found every list sound (a corrupt list elsewhere, a part unread), the
+      // lists are checked one by one again, and the pass is tried again only after another
+      // 64th (a part that cannot be read would otherwise be read again at every degree).
+      if (degree_decoded_arcs_.load(std::memory_order_relaxed) >= arc_count_ / 64) {
+        CheckAll().IgnoreError();  // status() reports what it found
+        if (!all_sound_.load(std::memory_order_acquire)) {
+          degree_decoded_arcs_.store(0, std::memory_order_relaxed);
+        }
+      }
+      if (!all_sound_.load(std::memory_order_acquire)) {
         std::vector<uint32_t> list;
         Decode(node, &list);  // Checks the chain, so that the walk below is safe next time.
         degree_decoded_arcs_.fetch_add(list.size() + 1, std::memory_order_relaxed);

@@ -57,7 +57,7 @@ inline void AppendVarint(uint64_t value, std::string* out) {
 }
 
 inline void AppendVarint(uint64_t value, std::vector<uint8_t>* out) {
-  // WriteVarint's bytes pushed one by one: a range insert of two or three bytes costs a call.
+  // WriteVarint's loop, pushing each byte: a range insert of two or three bytes costs a call.
   while (value >= 0x80) {
     out->push_back(static_cast<uint8_t>(value | 0x80));
     value >>= 7;

@@ -52,6 +52,10 @@ absl::Status LoggedTable::CatchUp() {
   return absl::OkStatus();
 }
 
+bool LoggedTable::CurrentAt(int64_t version) const {
+  return AllocationFailures() == allocation_failures_seen_ && sync_->CurrentAt(version);
+}
+
 absl::Status LoggedTable::Begin() {
   CRAWLDB_RETURN_IF_ERROR(CheckReplicatedWrite(db_));
   CRAWLDB_RETURN_IF_ERROR(sync_->TakeWriteLock());

@@ -51,6 +51,10 @@ class LoggedTable {
   virtual ~LoggedTable() = default;
 
   TableSync& sync() { return *sync_; }
+  // Whether CatchUp() would find nothing to do, given that a table of the same schema and
+  // connection has just caught up at data version `version` (TableSync::CurrentAt; and no
+  // allocation failure since this store was last loaded or caught up).
+  bool CurrentAt(int64_t version) const;
   // After a rename: the bookkeeping's statements name the new tables.
   void RenameSync(absl::string_view schema, absl::string_view table);
 

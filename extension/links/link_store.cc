@@ -189,9 +189,8 @@ void LinkStore::FreezeBuffer() {
   delta_out_.Clear();
   delta_in_.Clear();
   buffer_arcs_ = 0;
-  std::vector<uint64_t> in_keys = Transposed(keys);
   RadixSortKeys(&keys);
-  AddRuns(keys, std::move(in_keys));
+  AddRuns(keys, Transposed(keys));
 }
 
 void LinkStore::PurgeRunTombstones() {
@@ -285,8 +284,16 @@ absl::Status LinkStore::EndReplay() {
     }
     return absl::OkStatus();
   }
-  // In log order: a crawl's new URLs take increasing ids, so its links come sorted by target.
-  std::vector<uint64_t> in_keys = Transposed(keys);
+  // In log order a crawl's links come sorted by target (new URLs take increasing ids): their
+  // transposes need no sort then. Else those of the sorted keys, whose minors come sorted.
+  auto transpose = [](uint64_t key) {
+    return ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key));
+  };
+  bool in_sorted = true;
+  for (size_t i = 1; i < keys.size() && in_sorted; ++i) {
+    in_sorted = transpose(keys[i - 1]) <= transpose(keys[i]);
+  }
+  std::vector<uint64_t> in_keys = in_sorted ? Transposed(keys) : std::vector<uint64_t>();
   RadixSortKeys(&keys);
   size_t kept = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -310,7 +317,7 @@ absl::Status LinkStore::EndReplay() {
   }
   // A corrupt base list reads as empty: its arcs would have looked absent.
   if (absl::Status status = this->status(); !status.ok()) return status;
-  if (kept < keys.size()) {
+  if (kept < keys.size() || !in_sorted) {
     keys.resize(kept);
     in_keys = Transposed(keys);
   }
@@ -324,8 +331,9 @@ absl::Status LinkStore::EndReplay() {
 std::vector<uint64_t> LinkStore::Transposed(absl::Span<const uint64_t> keys) {
   std::vector<uint64_t> transposed;
   transposed.reserve(keys.size());
-  for (uint64_t key : keys)
+  for (uint64_t key : keys) {
     transposed.push_back(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
+  }
   return transposed;
 }
 

@@ -166,7 +166,8 @@ class LinkStore {
   // their transposes `in_keys` in any order (sorted here, at once when they come sorted); the
   // caller counts them (FreezeBuffer's were counted when buffered; EndReplay counts its own).
   void AddRuns(const std::vector<uint64_t>& keys, std::vector<uint64_t> in_keys);
-  // Each key's transpose (ArcKey(minor, major)), in the same order.
+  // Each key's transpose (ArcKey(minor, major)), in the same order: sorted keys give transposes
+  // whose minors come sorted (RadixSortKeys sorts them in half the passes).
   static std::vector<uint64_t> Transposed(absl::Span<const uint64_t> keys);
   // Rewrites the runs without their tombstoned arcs, and drops those tombstones.
   void PurgeRunTombstones();

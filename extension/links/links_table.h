@@ -24,8 +24,9 @@
 // Loading reads part 0 of <t>_graph and the parts holding each graph's parameters and starts
 // headers, and decodes no list: a statement reads the parts its lists lie in when it first needs
 // them, and checks each list when it first decodes it (link_graph_format.h), so that a new
-// connection's first look-up reads a few parts, not the graph. A statement that meets a corrupt
-// list fails with SQLITE_CORRUPT_VTAB, one that could not read a part with SQLite's error
+// connection's first look-up reads a few parts, not the graph; a statement that asks many lists'
+// lengths (NOT EXISTS over outlinks) checks every list at once when those it checked hold a
+// 64th of the arcs (codecs/reference_graph.h). A statement that meets a corrupt list fails with SQLITE_CORRUPT_VTAB, one that could not read a part with SQLite's error
 // (StoreStatus; the part is read again by the next statement); crawldb_check() and optimize read
 // and check every list. The parts held are bounded by cache_mb (MiB, both directions together;
 // default: the connection's bound, crawldb_cache_mb(), 256): past it, those read longest ago are

@@ -42,7 +42,7 @@ constexpr int64_t kMaxLoggedUrls = 16384;
 // Loading and catching up.
 
 absl::Status UrlsTable::CatchUpDeletions(int64_t seen_version) {
-  if (sync().CurrentAt(seen_version)) return absl::OkStatus();
+  if (CurrentAt(seen_version)) return absl::OkStatus();
   // Until the first load the store is empty (every write loads it first), so it has no deleted
   // ids; an empty <t>_deleted says the committed state has none either.
   if (!sync().loaded()) {

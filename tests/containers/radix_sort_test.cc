@@ -65,6 +65,23 @@ TEST(RadixSortBy, SortsItemsStablyByTheirKey) {
   }
 }
 
+// Items that come sorted by their keys' low bytes sort as stably with those bytes' passes
+// skipped.
+TEST(RadixSortBy, ItemsSortedByTheLowBytesSkipTheirPasses) {
+  std::mt19937_64 random(8);
+  std::vector<std::pair<uint64_t, uint32_t>> items;
+  for (uint32_t i = 0; i < 5000; ++i) {
+    // Low four bytes rising (some repeated), high ones few and random.
+    items.emplace_back((random() % 40) << 32 | (i / 4) << 3, i);
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> expected = items;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  RadixSortBy(
+      &items, [](const std::pair<uint64_t, uint32_t>& item) { return item.first; }, 4);
+  EXPECT_EQ(items, expected);
+}
+
 // Sorting by one field after another, least significant first, sorts by all of them.
 TEST(RadixSortBy, ChainedSortsOrderByEveryField) {
   std::mt19937_64 random(9);

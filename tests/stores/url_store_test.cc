@@ -349,6 +349,18 @@ TEST(UrlStore, ALookUpByUrlReadsThePendingKeysWhenTheRunLacksTheUrl) {
   OnePartStore other(6);
   EXPECT_EQ(FindOk(other.store, "com,example)/h"), std::nullopt);
   EXPECT_EQ(other.source.pending_reads(), 1);
+
+  // A URL of the run deleted and added again: its live id is the new one, then the old one
+  // once the add is undone and the delete too.
+  OnePartStore again(6);
+  const size_t mark = again.store.UndoMark();
+  EXPECT_TRUE(again.store.Delete(3));
+  EXPECT_EQ(FindOk(again.store, again.source.keys()[0]), std::nullopt);
+  EXPECT_EQ(AddOk(again.store, again.source.keys()[0]), 8);
+  EXPECT_EQ(FindOk(again.store, again.source.keys()[0]), 8);
+  again.store.UndoTo(mark);
+  EXPECT_EQ(FindOk(again.store, again.source.keys()[0]), 3);
+  EXPECT_EQ(again.source.pending_reads(), 1);
 }
 
 TEST(UrlStore, PendingKeysAtOrBelowTheRunsThroughIdAreRefused) {

@@ -306,6 +306,35 @@ TEST(LinksFile, ConnectionsThatNeverLoadedUrlsHideLinksOfDeletedUrls) {
   EXPECT_EQ(One(fresh, "SELECT crawldb_check()"), "ok");
 }
 
+// A connection whose urls is loaded takes it as caught up when outlinks has just caught up at
+// the same data version (UrlIds::CatchUpDeletions): deletes by another connection still show,
+// outside and inside a transaction, and after the reader rolls back a write of its own.
+TEST(LinksFile, ALoadedUrlsTableSeesDeletesAtEveryCursorOpen) {
+  std::string path = TempDbPath("links_loaded_urls_deletes");
+  SQLite::Database writer = FileWithThreeUrls(path);
+  writer.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2), (2, 3), (3, 1)");
+  SQLite::Database reader = LoadedDb(path);
+  EXPECT_EQ(One(reader, "SELECT count(*) FROM urls"), "3");  // loads urls
+  const std::string links = "SELECT src, dst FROM outlinks ORDER BY src";
+  EXPECT_EQ(Rows(reader, links), (std::vector<std::string>{"1|2", "2|3", "3|1"}));
+  writer.exec("DELETE FROM urls WHERE id = 2");
+  EXPECT_EQ(Rows(reader, links), (std::vector<std::string>{"3|1"}));
+  reader.exec("BEGIN");
+  EXPECT_EQ(Rows(reader, links), (std::vector<std::string>{"3|1"}));
+  reader.exec("COMMIT");
+  writer.exec("DELETE FROM urls WHERE id = 3");
+  reader.exec("BEGIN");
+  EXPECT_EQ(Rows(reader, links), std::vector<std::string>{});
+  reader.exec("INSERT INTO urls(url) VALUES ('http://example.com/new')");
+  reader.exec("ROLLBACK");
+  writer.exec("INSERT INTO urls(url) VALUES ('http://example.com/four')");
+  writer.exec("INSERT INTO outlinks(src, dst) VALUES (1, 4)");
+  EXPECT_EQ(Rows(reader, links), std::vector<std::string>{"1|4"});
+  writer.exec("DELETE FROM urls WHERE id = 4");
+  EXPECT_EQ(Rows(reader, links), std::vector<std::string>{});
+  EXPECT_EQ(One(reader, "SELECT crawldb_check()"), "ok");
+}
+
 TEST_F(LinksTest, UrlsOptimizeRenumbersTheGraph) {
   // Ids 1..6 arrive in insertion order; optimize sorts the URLs canonically.
   db_.exec("INSERT INTO outlinks(src, dst) VALUES (1, 2), (2, 3), (4, 6), (6, 1)");
