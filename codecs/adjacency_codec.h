@@ -15,7 +15,7 @@
 // Deferred checks. Given the arc count its owner recorded (AdjacencyLoadOptions), a codec that
 // can check a list as it decodes it (link3, link3+huff) loads at once instead: its parameters
 // and starts are checked, each list when a decode, a degree or a scan first reaches it (once
-// the degrees asked for have decoded a 64th of the arcs, CheckAll checks the rest at once). A
+// the degrees asked for have decoded an eighth of the arcs, CheckAll checks the rest at once). A
 // corrupt list then reads as empty (degree 0; a scan ends before it) and status() turns into
 // the DataLossError naming it, for good; never a read outside the bytes. CheckAll() checks what
 // is left, as a full load does, and compares the arc count. The other codecs check everything

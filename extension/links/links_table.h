@@ -25,14 +25,15 @@
 // headers, and decodes no list: a statement reads the parts its lists lie in when it first needs
 // them, and checks each list when it first decodes it (link_graph_format.h), so that a new
 // connection's first look-up reads a few parts, not the graph; a statement that asks many lists'
-// lengths (NOT EXISTS over outlinks) checks every list at once when those it checked hold a
-// 64th of the arcs (codecs/reference_graph.h). A statement that meets a corrupt list fails with SQLITE_CORRUPT_VTAB, one that could not read a part with SQLite's error
-// (StoreStatus; the part is read again by the next statement); crawldb_check() and optimize read
-// and check every list. The parts held are bounded by cache_mb (MiB, both directions together;
-// default: the connection's bound, crawldb_cache_mb(), 256): past it, those read longest ago are
-// dropped and read again when needed (codecs/paged_bytes.h). The delta since the last optimize
-// is held whole, compressed into sorted runs each time a buffer of 65,536 links fills
-// (LinkStore: about 6 bytes per link, both directions).
+// lengths (NOT EXISTS over outlinks) checks every list at once when those it checked hold an
+// eighth of the arcs (codecs/reference_graph.h). A statement that meets a corrupt list fails
+// with SQLITE_CORRUPT_VTAB, one that could not read a part with SQLite's error (StoreStatus; the
+// part is read again by the next statement); crawldb_check() and optimize read and check every
+// list. The parts held are bounded by cache_mb (MiB, both directions together; default: the
+// connection's bound, crawldb_cache_mb(), 256): past it, those read longest ago are dropped and
+// read again when needed (codecs/paged_bytes.h). The delta since the last optimize is held
+// whole, compressed into sorted runs each time a buffer of 65,536 links fills (LinkStore: about
+// 6 bytes per link, both directions).
 //
 // Transactions as in urls_table.h: changes live in the LinkStore and its undo log, reach
 // <t>_log at xSync, are undone on rollback; other connections catch up at each statement
