@@ -23,11 +23,11 @@
 // With deferred checks (adjacency_codec.h) loading checks up to the starts and the data's
 // length and padding; Decode checks the records of the chain it follows, Degree decodes a
 // list the first time (once those decodes reach an eighth of the arcs, CheckAll instead), a
-// scan checks as Check does. A paged graph (LoadPaged) also reads its
-// bytes as they are needed: loading fetches the parts holding the parameters, tables and the
-// starts' headers; a decode, the parts holding its chain's starts and records; a scan or
-// CheckAll, every part, record by record when the pages have a budget (codecs/paged_bytes.h:
-// each call, and each record of a pass, begins a use).
+// scan checks as Check does. A paged graph (LoadPaged) also reads its bytes as they are needed:
+// loading fetches the parts holding the parameters, tables and the starts' headers; a decode,
+// the parts holding its chain's starts and records; a scan or CheckAll, every part, record by
+// record when the pages have a budget (codecs/paged_bytes.h: each call, and each record of a
+// pass, begins a use).
 //
 // A record format F provides (all positions in its units; `data` is the stream's bytes):
 //   static constexpr absl::string_view kName;      the registered codec name

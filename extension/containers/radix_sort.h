@@ -1,10 +1,11 @@
 // RadixSortBy: sorts items by a 64-bit key, least significant byte first: one pass counts all
 // eight bytes, then one stable scatter per byte that varies (node ids below 2^24 leave two of
 // the eight alike in every key), from byte `sorted_bytes` on when the caller knows the items
-// come sorted by their keys' lower bytes. About twice std::sort's speed on a million random arcs among a
-// million nodes. Inputs below kRadixSortSmall go to std::stable_sort. RadixSortKeys sorts the
-// keys themselves (a link store's arc keys, major · 2^32 + minor), returning at once when they
-// are sorted already; its small inputs go to std::sort, stability being moot for bare keys.
+// come sorted by their keys' lower bytes. About twice std::sort's speed on a million random arcs
+// among a million nodes. Inputs below kRadixSortSmall go to std::stable_sort. RadixSortKeys
+// sorts the keys themselves (a link store's arc keys, major · 2^32 + minor), returning at once
+// when they are sorted already; its small inputs go to std::sort, stability being moot for bare
+// keys.
 #pragma once
 
 #include <algorithm>

@@ -30,6 +30,18 @@ int64_t HostGroupRow(uint32_t group) { return -1 - int64_t{group}; }
 constexpr int64_t kMaxHostPendingRows = 64;
 int64_t HostPendingRow(int64_t seq) { return -seq; }
 
+// Host `id` as the store holds it now, for a host group or a fold's host row.
+HostChange PostImage(const FrontierStore& store, uint32_t id) {
+  const Host& host = store.host(id);
+  return {id, host.name, host.settings, host.summary};
+}
+
+// Whether a decoded host group or host row holds hosts, and nothing else.
+bool HoldsHostsAlone(const ChangeSet& changes) {
+  return !changes.hosts.empty() && changes.urls.empty() && changes.parts.empty() &&
+         !changes.counts.has_value();
+}
+
 }  // namespace
 
 absl::StatusOr<HostChange> FrontierTable::HostOfRow(const ScopedStatement& select,
@@ -88,8 +100,7 @@ absl::Status FrontierTable::LoadHosts() {
                                                           groups, " is missing"));
       }
       CRAWLDB_ASSIGN_OR_RETURN(ChangeSet group, Decode(select.ColumnBlob(2)));
-      bool valid = !group.hosts.empty() && group.hosts.size() <= kHostsPerGroup &&
-                   group.urls.empty() && group.parts.empty() && !group.counts.has_value();
+      bool valid = HoldsHostsAlone(group) && group.hosts.size() <= kHostsPerGroup;
       for (size_t i = 0; valid && i < group.hosts.size(); ++i) {
         valid = group.hosts[i].id == first + i;
       }
@@ -113,8 +124,7 @@ absl::Status FrontierTable::LoadHosts() {
                                                         seq, " changed have no host groups"));
     }
     CRAWLDB_ASSIGN_OR_RETURN(ChangeSet hosts, Decode(select.ColumnBlob(1)));
-    bool valid = !hosts.hosts.empty() && hosts.urls.empty() && hosts.parts.empty() &&
-                 !hosts.counts.has_value();
+    bool valid = HoldsHostsAlone(hosts);
     for (size_t i = 1; valid && i < hosts.hosts.size(); ++i) {
       valid = hosts.hosts[i - 1].id < hosts.hosts[i].id;
     }
@@ -158,8 +168,7 @@ absl::Status FrontierTable::WriteHosts(const absl::btree_set<uint32_t>& ids, int
   if (ids.empty()) return absl::OkStatus();
   part_changes_.Clear();
   for (uint32_t id : ids) {  // in order, so that new hosts come in the order of their ids
-    const Host& host = store_.host(id);
-    part_changes_.hosts.push_back({id, host.name, host.settings, host.summary});
+    part_changes_.hosts.push_back(PostImage(store_, id));
   }
   EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
   // Read from the file, so that every connection that folds decides alike.
@@ -203,9 +212,7 @@ absl::Status FrontierTable::WriteHostGroup(uint32_t group, int64_t seq) {
   part_changes_.Clear();
   const size_t end = std::min(store_.host_count(), size_t{group + 1} * kHostsPerGroup);
   for (size_t id = size_t{group} * kHostsPerGroup; id < end; ++id) {
-    const Host& host = store_.host(static_cast<uint32_t>(id));
-    part_changes_.hosts.push_back(
-        {static_cast<uint32_t>(id), host.name, host.settings, host.summary});
+    part_changes_.hosts.push_back(PostImage(store_, static_cast<uint32_t>(id)));
   }
   EncodeChangeSet(part_changes_, &body_, &blob_, &zstd_);
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement write, Use(kWriteSnapshotPart));

@@ -199,9 +199,7 @@ void LinkStore::PurgeRunTombstones() {
     if (runs_out_.Contains(key)) purged.insert(key);
   }
   runs_out_.Remove([&](uint64_t key) { return purged.contains(key); });
-  runs_in_.Remove([&](uint64_t key) {
-    return purged.contains(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
-  });
+  runs_in_.Remove([&](uint64_t key) { return purged.contains(TransposedKey(key)); });
   for (uint64_t key : purged) tombstones_.erase(key);
   delta_arcs_ -= purged.size();
   run_tombstones_ = 0;
@@ -286,13 +284,7 @@ absl::Status LinkStore::EndReplay() {
   }
   // In log order a crawl's links come sorted by target (new URLs take increasing ids): their
   // transposes need no sort then. Else those of the sorted keys, whose minors come sorted.
-  auto transpose = [](uint64_t key) {
-    return ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key));
-  };
-  bool in_sorted = true;
-  for (size_t i = 1; i < keys.size() && in_sorted; ++i) {
-    in_sorted = transpose(keys[i - 1]) <= transpose(keys[i]);
-  }
+  const bool in_sorted = std::ranges::is_sorted(keys, {}, TransposedKey);
   std::vector<uint64_t> in_keys = in_sorted ? Transposed(keys) : std::vector<uint64_t>();
   RadixSortKeys(&keys);
   size_t kept = 0;
@@ -332,7 +324,7 @@ std::vector<uint64_t> LinkStore::Transposed(absl::Span<const uint64_t> keys) {
   std::vector<uint64_t> transposed;
   transposed.reserve(keys.size());
   for (uint64_t key : keys) {
-    transposed.push_back(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
+    transposed.push_back(TransposedKey(key));
   }
   return transposed;
 }
@@ -418,9 +410,7 @@ void LinkStore::Check(std::vector<std::string>* problems) const {
       problem(absl::StrCat("run arc ", key >> 32, " -> ", key & 0xffffffff, " is in the base"));
     }
   });
-  runs_in_.ForEachKey([&](uint64_t key) {
-    runs_in_sum += MixArcKey(ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key)));
-  });
+  runs_in_.ForEachKey([&](uint64_t key) { runs_in_sum += MixArcKey(TransposedKey(key)); });
   if (runs_out_.size() != runs_in_.size() || runs_out_sum != runs_in_sum) {
     problem("the delta runs' in-arcs are not the transpose of their out-arcs");
   }

@@ -152,6 +152,10 @@ class LinkStore {
   };
   using DeltaLists = SplitHashMap<uint32_t, std::vector<uint32_t>, DeltaPartOf, kSkewedPartBits>;
   static uint64_t ArcKey(uint32_t src, uint32_t dst) { return codecs::ArcKey(src, dst); }
+  // The key of the same arc the other way: (major, minor) → (minor, major).
+  static uint64_t TransposedKey(uint64_t key) {
+    return ArcKey(codecs::ArcMinor(key), codecs::ArcMajor(key));
+  }
   bool InBase(uint32_t src, uint32_t dst) const;
   bool InBuffer(uint32_t src, uint32_t dst) const;
   // Inserts / erases `value` in the sorted delta list of `node`.
