@@ -338,7 +338,6 @@ TEST(FrontierParts, FormatsFiveAndSixAreReadAndMovedToHostGroups) {
   }
 }
 
-// Hosts are stored 256 to a group: a fold rewrites only the groups of the hosts it touched.
 // Hosts h0 … h599.example.com, a URL each, in one transaction.
 void AddHosts(SQLite::Database& db) {
   db.exec("BEGIN");
