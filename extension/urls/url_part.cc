@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "codecs/little_endian.h"
 #include "codecs/varint.h"
 #include "extension/containers/blocked_bloom.h"
 #include "extension/identity/canonical_key.h"
@@ -39,15 +40,6 @@ bool UrlPart::MayHold(absl::string_view key) const {
   const uint64_t hash = XXH3_64bits(key.data(), key.size());
   const uint64_t bits = BloomBits(hash);
   return (filter_[BloomWord(hash, filter_.size())] & bits) == bits;
-}
-
-int64_t UrlPart::IdAt(size_t rank) const {
-  const size_t bit = rank * static_cast<size_t>(id_bits_);
-  uint64_t word;
-  std::memcpy(&word, ids_.data() + bit / 8, sizeof(word));
-  // id_bits_ ≤ 40 and the shift < 8: the 64 bits read hold the whole value.
-  const uint64_t value = (word >> (bit % 8)) & ((uint64_t{1} << id_bits_) - 1);
-  return static_cast<int64_t>(value) + 1;
 }
 
 absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
@@ -139,9 +131,14 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   if (filter_words > static_cast<size_t>(end - p) / 8)
     return Corrupt("the filter runs past the end");
   part.filter_.resize(filter_words);
-  for (uint64_t& word : part.filter_) {
-    word = 0;
-    for (int byte = 0; byte < 8; ++byte) word |= uint64_t{*p++} << (8 * byte);
+  if constexpr (std::endian::native == std::endian::little) {
+    std::memcpy(part.filter_.data(), p, filter_words * 8);
+    p += filter_words * 8;
+  } else {
+    for (uint64_t& word : part.filter_) {
+      word = codecs::LoadLittleEndian<uint64_t>(p);
+      p += 8;
+    }
   }
   uint64_t part_count = 0;
   p = codecs::ReadVarint(p, end, &part_count);
@@ -168,13 +165,18 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   part.keys_ = std::move(*keys);
   // Every id in range. That none repeats is checked where the ids are sorted (UrlStore's id→URL):
   // sorting them here would cost every part read, not only those read for look-ups by id.
+  // Every part read for a look-up pays this: the bounds first, without a branch per id.
   const int64_t high = std::min(last_id, part.through_id_);
+  int64_t lowest = INT64_MAX, highest = 0;
   for (size_t rank = 0; rank < count; ++rank) {
     const int64_t id = part.IdAt(rank);
-    if (id < first_id || id > high) {
-      return Corrupt(absl::StrCat("id ", id, " is outside ", first_id, "..", high,
-                                  " (the through id is ", through_id, ")"));
-    }
+    lowest = std::min(lowest, id);
+    highest = std::max(highest, id);
+  }
+  if (count > 0 && (lowest < first_id || highest > high)) {
+    const int64_t id = lowest < first_id ? lowest : highest;
+    return Corrupt(absl::StrCat("id ", id, " is outside ", first_id, "..", high,
+                                " (the through id is ", through_id, ")"));
   }
   return part;
 }

@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,7 +70,14 @@ class UrlPart {
   size_t size() const { return keys_.size(); }
   int64_t through_id() const { return through_id_; }
   const UrlBase& keys() const { return keys_; }
-  int64_t IdAt(size_t rank) const;
+  int64_t IdAt(size_t rank) const {
+    const size_t bit = rank * static_cast<size_t>(id_bits_);
+    uint64_t word;
+    std::memcpy(&word, ids_.data() + bit / 8, sizeof(word));
+    // id_bits_ ≤ 40 and the shift < 8: the 64 bits read hold the whole value.
+    const uint64_t value = (word >> (bit % 8)) & ((uint64_t{1} << id_bits_) - 1);
+    return static_cast<int64_t>(value) + 1;
+  }
 
   // The rank holding `key`, or nullopt.
   absl::StatusOr<std::optional<size_t>> Find(absl::string_view key) const {
