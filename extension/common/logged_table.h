@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "extension/common/shadow_tables.h"
 #include "extension/common/sqlite_api.h"
 #include "extension/common/table_sync.h"
 
@@ -43,7 +44,7 @@ class LoggedTable {
   bool in_write_transaction() const { return sync_->writing(); }
 
   // The figures xBestIndex plans with (plan_figures.h): the store's own, rounded, once it is
-  // loaded; before that, the ones stored in the config (given by UseStoredFigures).
+  // loaded; before that, the ones stored in the config (given by UseStored).
   PlanFigures planning_figures() const;
 
  protected:
@@ -63,8 +64,12 @@ class LoggedTable {
   // SQLITE_NOMEM, saying to roll back). Every xSync calls it first.
   absl::Status RefuseCommitAfterAllocationFailure() const;
 
-  // At connect: the figures stored in the config (ShadowTableSet::ReadStored).
-  void UseStoredFigures(const PlanFigures& figures) { sync_->UseStoredFigures(figures); }
+  // At connect: what xConnect read of the config (ShadowTableSet::ReadStored): the figures to
+  // plan with, and the generation the first load may take instead of reading it.
+  void UseStored(const ShadowTableSet::Stored& stored) {
+    sync_->UseStoredFigures(stored.figures);
+    sync_->UseConnectGeneration(stored.generation, stored.pager_data_version);
+  }
   // Stores the store's figures when their rounding moved (TableSync::SaveFigures). Called by xSync and by every
   // statement that rewrites the shadow tables, so that each commit leaves them current.
   absl::Status SaveFigures();

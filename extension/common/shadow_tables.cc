@@ -78,11 +78,21 @@ absl::StatusOr<ShadowTableSet::Stored> ShadowTableSet::ReadStored(sqlite3* db,
     while (true) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) return absl::OkStatus();
+      if (!stored.pager_data_version.has_value()) {
+        unsigned int version = 0;
+        if (sqlite3_file_control(db, std::string(schema).c_str(), SQLITE_FCNTL_DATA_VERSION,
+                                 &version) == SQLITE_OK) {
+          stored.pager_data_version = version;
+        }
+      }
       const absl::string_view key = select.ColumnText(0);
       if (key == "module") {
         module.emplace(select.ColumnText(1));
       } else if (key == "format_version") {
         format.emplace(select.ColumnText(1));
+      } else if (key == "generation") {
+        int64_t generation = 0;
+        if (absl::SimpleAtoi(select.ColumnText(1), &generation)) stored.generation = generation;
       } else {
         TakePlanFigure(key, select.ColumnText(1), &stored.figures);  // ignores other keys
       }

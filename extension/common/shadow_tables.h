@@ -13,6 +13,7 @@
 //   plus whatever keys the table itself keeps there (ReadConfig / WriteConfig).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,11 +55,15 @@ class ShadowTableSet {
                       absl::Span<const std::pair<std::string, std::string>> options) const;
 
   // What xConnect reads of an existing table's config, in one statement: its format version,
-  // checked (created by this module, a version this build reads), and the figures it plans
-  // with until its store is loaded (plan_figures.h; the defaults where none are stored).
+  // checked (created by this module, a version this build reads), the figures it plans with
+  // until its store is loaded (plan_figures.h; the defaults where none are stored), and its
+  // 'generation' (table_sync.h) with the pager's data version of the snapshot it was read in,
+  // so that the first load can skip reading it again when nothing was committed since.
   struct Stored {
     int format_version = 0;
     PlanFigures figures;
+    std::optional<int64_t> generation;
+    std::optional<unsigned int> pager_data_version;
   };
   absl::StatusOr<Stored> ReadStored(sqlite3* db, absl::string_view schema,
                                     absl::string_view table) const;

@@ -1,5 +1,7 @@
 #include "extension/common/table_sync.h"
 
+#include <utility>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/last_insert_rowid_guard.h"
@@ -10,6 +12,10 @@ namespace crawldb {
 namespace {
 
 enum Slot { kDataVersion, kReadGeneration, kWriteGeneration, kTakeWriteLock };
+
+// The pager's data version as DataVersion() reports it: tagged, so that it never equals a value
+// of PRAGMA data_version, which counts differently.
+int64_t TaggedPagerVersion(unsigned int version) { return (int64_t{1} << 40) + version; }
 
 }  // namespace
 
@@ -31,13 +37,13 @@ absl::StatusOr<int64_t> TableSync::DataVersion() {
   // Inside a transaction the pager's counter is current and costs no statement (it also moves
   // on this connection's own commits: a harmless replay of nothing). Outside one — a function
   // in a statement that reads no table — PRAGMA data_version starts a read transaction first.
-  // The two count differently: the pager's values are tagged so that they never equal the
-  // pragma's, and a change of source reads as a change.
+  // The two count differently: the pager's values are tagged (TaggedPagerVersion) so that they
+  // never equal the pragma's, and a change of source reads as a change.
   if (sqlite3_txn_state(db_, schema_.c_str()) != SQLITE_TXN_NONE) {
     unsigned int version = 0;
     if (sqlite3_file_control(db_, schema_.c_str(), SQLITE_FCNTL_DATA_VERSION, &version) ==
         SQLITE_OK) {
-      return (int64_t{1} << 40) + version;
+      return TaggedPagerVersion(version);
     }
   }
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
@@ -65,7 +71,19 @@ void TableSync::Loaded(int64_t generation) {
   savepoint_marks_.clear();
 }
 
+void TableSync::UseConnectGeneration(std::optional<int64_t> generation,
+                                     std::optional<unsigned int> pager_version) {
+  if (!generation.has_value() || !pager_version.has_value()) return;
+  connect_generation_ = *generation;
+  connect_version_ = TaggedPagerVersion(*pager_version);
+}
+
 absl::StatusOr<int64_t> TableSync::StoredGeneration() {
+  // The first call comes from the first load, right after a Poll: polled_version_ is current.
+  if (const int64_t connect_version = std::exchange(connect_version_, -1);
+      connect_version >= 0 && polled_version_ == connect_version) {
+    return connect_generation_;
+  }
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, statements_->Use(kReadGeneration));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
   int64_t generation = 0;

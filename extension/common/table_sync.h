@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,12 @@ class TableSync {
   bool loaded() const { return loaded_; }
 
   absl::StatusOr<int64_t> StoredGeneration();
+  // At connect: the generation xConnect read, and the pager's data version of the snapshot it
+  // read it in (ShadowTableSet::Stored). The first StoredGeneration answers with it when the
+  // version polled since is the same — nothing was committed in between — which spares every
+  // new connection a statement per table; later calls read the config.
+  void UseConnectGeneration(std::optional<int64_t> generation,
+                            std::optional<unsigned int> pager_version);
   // Stores generation() + 1 as the new generation (a rewrite of the base) and adopts it.
   absl::Status BumpGeneration();
   int64_t generation() const { return generation_; }
@@ -120,6 +127,9 @@ class TableSync {
   int64_t data_version_ = -1;  // -1: never polled, so the first Poll loads
   int64_t polled_version_ = -1;
   int64_t generation_ = 0;
+  // UseConnectGeneration's, until the first StoredGeneration (version -1: none).
+  int64_t connect_generation_ = 0;
+  int64_t connect_version_ = -1;
   int64_t last_seq_ = 0;
   int64_t synced_rows_ = 0;  // log rows written by this transaction
   size_t synced_mark_ = 0;

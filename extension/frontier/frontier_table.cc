@@ -231,7 +231,7 @@ absl::StatusOr<std::unique_ptr<FrontierTable>> FrontierTable::Connect(sqlite3* d
       stored.format_version));
   table->tail_bound_bytes_ = static_cast<size_t>(options.Integer("log_tail_kb")) << 10;
   table->explicit_clock_ = options.Text("clock") == "explicit";
-  table->UseStoredFigures(stored.figures);
+  table->UseStored(stored);
   return table;
 }
 

@@ -212,7 +212,7 @@ absl::StatusOr<std::unique_ptr<UrlsTable>> UrlsTable::Connect(sqlite3* db, void*
                     options.Given("cache_mb")
                         ? std::optional<size_t>(static_cast<size_t>(options.Integer("cache_mb")))
                         : std::nullopt));
-  table->UseStoredFigures(stored.figures);
+  table->UseStored(stored);
   return table;
 }
 

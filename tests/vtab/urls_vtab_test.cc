@@ -623,6 +623,35 @@ TEST(UrlsPersistence, AnotherConnectionSeesCommitsAtItsNextStatement) {
   EXPECT_EQ(One(second, "SELECT crawldb_check()"), "ok");
 }
 
+// xConnect reads the generation with the config; the first load takes it only when nothing was
+// committed since. Here an optimize comes in between: a load that took the old generation would
+// make this connection's own optimize store the generation the other one already holds for its
+// rewrite (a rewrite must move it past every connection's, or they replay instead of reloading).
+TEST(UrlsPersistence, AConnectionPreparedBeforeAnOptimizeLoadsTheGenerationAfterIt) {
+  std::string path = TempDbPath("urls_generation_at_connect");
+  SQLite::Database first = LoadedDb(path);
+  first.exec("PRAGMA journal_mode=WAL");
+  first.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
+  first.exec(
+      "INSERT INTO urls(url) VALUES ('http://a.com/'), ('http://b.com/'), ('http://c.com/')");
+  const std::string generation = "SELECT value FROM urls_config WHERE key = 'generation'";
+  SQLite::Database second = LoadedDb(path);
+  second.exec("PRAGMA busy_timeout=5000");
+  SQLite::Statement id_of_c(second, "SELECT id FROM urls WHERE url = 'http://c.com/'");
+  first.exec("DELETE FROM urls WHERE id = 1");
+  first.exec("SELECT crawldb_optimize()");
+  const int64_t after_first = std::stoll(One(first, generation));
+  ASSERT_TRUE(id_of_c.executeStep());
+  EXPECT_EQ(id_of_c.getColumn(0).getInt64(), 2);
+  id_of_c.reset();
+  second.exec("SELECT crawldb_optimize()");
+  EXPECT_EQ(std::stoll(One(second, generation)), after_first + 1);
+  first.exec("INSERT INTO urls(url) VALUES ('http://0.com/')");
+  EXPECT_EQ(Rows(second, "SELECT id, url FROM urls"),
+            (std::vector<std::string>{"1|http://b.com/", "2|http://c.com/", "3|http://0.com/"}));
+  EXPECT_EQ(One(second, "SELECT crawldb_check()"), "ok");
+}
+
 TEST(UrlsPersistence, CommitWritesOneLogRowPerTransaction) {
   SQLite::Database db = LoadedDb();
   db.exec("CREATE VIRTUAL TABLE urls USING crawldb_urls");
