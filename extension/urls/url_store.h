@@ -90,8 +90,10 @@ struct LoadedPart {
   // The stored pending rows holding `pending`'s entries from the first on, oldest first: their
   // sizes in entries (the entries after them are in the log tail, or not committed yet).
   std::vector<uint32_t> row_sizes;
-  // Ranks of the run ordered by id, made by the first look-up by id.
+  // Ranks of the run ordered by id, made by the look-up by id after the first
+  // kScannedIdLookups (which scan the run's ids instead; url_store.cc).
   std::vector<uint32_t> ranks_by_id;
+  uint32_t id_lookups = 0;
   // False while only the run is read (a part read for look-ups of ids the run holds): `pending`
   // and `row_sizes` are empty then, and read when first needed.
   bool pending_loaded = true;
