@@ -163,9 +163,9 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
         absl::StrCat("the header says ", count, " keys, the blocks hold ", keys->size()));
   }
   part.keys_ = std::move(*keys);
-  // Every id in range. That none repeats is checked where the ids are sorted (UrlStore's id→URL):
-  // sorting them here would cost every part read, not only those read for look-ups by id.
-  // Every part read for a look-up pays this: the bounds first, without a branch per id.
+  // Every id in range, without a branch per id (every part read for a look-up pays this). That
+  // none repeats is checked by UrlStore's look-ups by id (url_part.h): sorting the ids here would
+  // cost every part read, not only those read for look-ups by id.
   const int64_t high = std::min(last_id, part.through_id_);
   int64_t lowest = INT64_MAX, highest = 0;
   for (size_t rank = 0; rank < count; ++rank) {

@@ -26,7 +26,8 @@
 //   keys      := part_count:varint ( length:varint bytes[length] ){part_count}: UrlBase's
 //               KeyParts (url_base.h) of the count keys
 // Load validates all of it (DataLossError "url part: …") but that no id repeats, which the store
-// checks when it first sorts a part's ids (id→URL); keys are checked as they decode.
+// checks as it looks ids up (id→URL: a scan finds the id it looks for twice, the sort
+// every repeat); keys are checked as they decode.
 #pragma once
 
 #include <cstddef>
