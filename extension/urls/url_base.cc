@@ -73,12 +73,14 @@ absl::StatusOr<UrlBase> UrlBase::Open(absl::Span<const absl::Span<const uint8_t>
 
 absl::StatusOr<UrlBase> UrlBase::LoadStored(absl::Span<const absl::Span<const uint8_t>> parts,
                                             PartReader read_part) {
-  if (parts.size() < 2) return LoadWithModel(parts, nullptr, 0, 0, read_part);  // empty, or refused
+  if (parts.size() < 2) {
+    return LoadWithModel(parts, nullptr, 0, 0, read_part, nullptr);  // empty, or refused
+  }
   absl::StatusOr<std::shared_ptr<const UrlBlockModel>> model = SharedUrlModel(parts[1]);
   if (!model.ok()) {
     // A header of another version says more than its model would.
     absl::StatusOr<UrlBase> header_only =
-        LoadWithModel(parts.subspan(0, 1), nullptr, 0, 0, nullptr);
+        LoadWithModel(parts.subspan(0, 1), nullptr, 0, 0, nullptr, nullptr);
     if (!header_only.ok() && header_only.status().code() != absl::StatusCode::kDataLoss) {
       return header_only.status();
     }
@@ -86,18 +88,25 @@ absl::StatusOr<UrlBase> UrlBase::LoadStored(absl::Span<const absl::Span<const ui
   }
   std::vector<absl::Span<const uint8_t>> rest(parts.begin(), parts.end());
   rest.erase(rest.begin() + 1);
-  return LoadWithModel(rest, *std::move(model), parts[1].size(), 1, std::move(read_part));
+  return LoadWithModel(rest, *std::move(model), parts[1].size(), 1, std::move(read_part), nullptr);
 }
 
 absl::StatusOr<UrlBase> UrlBase::LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const UrlBlockModel> model) {
-  return LoadWithModel(parts, std::move(model), 0, 0, nullptr);
+  return LoadWithModel(parts, std::move(model), 0, 0, nullptr, nullptr);
+}
+
+absl::StatusOr<UrlBase> UrlBase::OpenKeys(absl::Span<const absl::Span<const uint8_t>> parts,
+                                          std::shared_ptr<const UrlBlockModel> model,
+                                          std::shared_ptr<const std::vector<uint8_t>> owner) {
+  return LoadWithModel(parts, std::move(model), 0, 0, nullptr, std::move(owner));
 }
 
 absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const uint8_t>> parts,
                                                std::shared_ptr<const UrlBlockModel> model,
                                                size_t model_bytes, size_t model_parts,
-                                               PartReader read_part) {
+                                               PartReader read_part,
+                                               std::shared_ptr<const std::vector<uint8_t>> owner) {
   if (parts.empty()) return Corrupt("the header part is missing");
   const uint8_t* p = parts[0].data();
   const uint8_t* end = p + parts[0].size();
@@ -160,6 +169,23 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
     base.read_part_ = std::move(read_part);
     return base;
   }
+  if (owner != nullptr) {
+    const uint8_t* const begin = owner->data();
+    if (owner->size() > std::numeric_limits<uint32_t>::max()) {
+      return Corrupt("a stored row of more than 4 GiB");
+    }
+    for (size_t group = 0; group < groups; ++group) {
+      const absl::Span<const uint8_t> stored = parts[kFirstBlockPart + group];
+      // The parts must lie in *owner (OpenKeys' contract): where, as offsets.
+      if (stored.data() < begin || stored.data() + stored.size() > begin + owner->size()) {
+        return absl::InvalidArgumentError("url base: a part outside the row given");
+      }
+      base.owner_parts_.push_back({static_cast<uint32_t>(stored.data() - begin),
+                                   static_cast<uint32_t>(stored.data() - begin + stored.size())});
+    }
+    base.owner_ = std::move(owner);
+    return base;
+  }
   // The group heads first: reading each group checks its heads against them.
   if (absl::Status status = base.DecodeHeads(); !status.ok()) return status;
   for (size_t group = 0; group < groups; ++group) {
@@ -175,6 +201,7 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
 
 absl::Status UrlBase::ReadGroup(size_t group) const {
   if (groups_[group].held) return absl::OkStatus();
+  if (owner_ != nullptr) return InstallGroup(group, {});
   const size_t part = GroupPart(group);
   if (read_part_ == nullptr) return Corrupt(absl::StrCat("part ", part, " was never read"));
   absl::StatusOr<std::optional<std::vector<uint8_t>>> stored = read_part_(part);
@@ -188,9 +215,13 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
   if (bytes.size() > std::numeric_limits<uint32_t>::max()) {
     return Corrupt(absl::StrCat("part ", part, " holds more than 4 GiB"));
   }
-  const uint8_t* const begin = bytes.data();
+  Group held;
+  if (owner_ != nullptr) held.in_owner = owner_parts_[group];
+  const absl::Span<const uint8_t> stored =
+      owner_ != nullptr ? GroupBytes(held) : absl::MakeConstSpan(bytes);
+  const uint8_t* const begin = stored.data();
   const uint8_t* q = begin;
-  const uint8_t* part_end = q + bytes.size();
+  const uint8_t* part_end = q + stored.size();
   uint64_t part_blocks = 0;
   q = codecs::ReadVarint(q, part_end, &part_blocks);
   const size_t first_block = group * kBlocksPerPart;
@@ -199,7 +230,6 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
     return Corrupt(
         absl::StrCat("part ", part, " holds ", part_blocks, " blocks, expected ", expected));
   }
-  Group held;
   if (version2_heads_.has_value()) {
     if (absl::Status status =
             DecodeGroupHeads(group, *version2_heads_, first_block, part_blocks, &held);
@@ -400,8 +430,9 @@ absl::StatusOr<std::vector<uint8_t>> UrlBase::HeadIndexPart() const {
 absl::StatusOr<std::vector<uint8_t>> UrlBase::GroupHeadsPart(size_t group) const {
   const Group& held = groups_[group];
   if (held.coded_heads.end > held.coded_heads.begin) {
-    return std::vector<uint8_t>(held.bytes.begin() + held.coded_heads.begin,
-                                held.bytes.begin() + held.coded_heads.end);
+    const absl::Span<const uint8_t> bytes = GroupBytes(held);
+    return std::vector<uint8_t>(bytes.begin() + held.coded_heads.begin,
+                                bytes.begin() + held.coded_heads.end);
   }
   const BlockKeys& heads = held.heads;
   UrlBlockIndex index(*model_);

@@ -31,7 +31,8 @@
 // frames its whole head index, as before. Version 1 (plain front-coded blocks of 64 keys,
 // codecs/front_coded_block.h) is refused with a message saying how to move the URLs over.
 //
-// Reading. Load takes every stored part at once (tests, and a run's keys: url_part.h). Open,
+// Reading. Load takes every stored part at once (tests). OpenKeys, for a run's keys (url_part.h),
+// takes parts that lie in the run's row and reads a group from there when first needed. Open,
 // what a table uses, takes parts 0 to 2 alone and reads a group of blocks (part 3 + g) through
 // the table's PartReader the first time a look-up, DecodeBlock or a scan needs one of its blocks,
 // then keeps it: a new connection's first look-up reads 4 rows of the base, whatever its size.
@@ -170,6 +171,12 @@ class UrlBase {
   // Load for parts stored without the model (KeyParts), coded with `model`.
   static absl::StatusOr<UrlBase> LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const codecs::UrlBlockModel> model);
+  // The same over parts that lie in *owner (a run's stored row, url_part.h), which the base
+  // shares instead of copying: its groups are checked and kept (as places in *owner) when first
+  // needed, as Open reads them, so that a look-up decodes the heads of one group, not all.
+  static absl::StatusOr<UrlBase> OpenKeys(absl::Span<const absl::Span<const uint8_t>> parts,
+                                          std::shared_ptr<const codecs::UrlBlockModel> model,
+                                          std::shared_ptr<const std::vector<uint8_t>> owner);
 
   // Reads every group not read yet and decodes every group head: the first failure.
   absl::Status ReadAll() const;
@@ -202,7 +209,8 @@ class UrlBase {
   // before decoding (crawldb_check() reports a group once, not once per block).
   absl::Status ReadGroupOf(size_t block) const { return ReadGroup(block / kBlocksPerPart); }
 
-  // Bytes of memory held: model, head index, heads decoded, groups read, offsets.
+  // Bytes of memory held: model, head index, heads decoded, groups read, offsets (of an OpenKeys
+  // base, without the row its groups lie in).
   size_t MemoryBytes() const;
   // The same without the model (which parts share: url_part.h).
   size_t KeysMemoryBytes() const;
@@ -230,7 +238,8 @@ class UrlBase {
   // included) or built (the blocks alone); empty until held, so that opening a base allocates
   // per group, not per block.
   struct Group {
-    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> bytes;  // none when the group lies in owner_, at in_owner
+    BlockSpan in_owner{0, 0};
     std::vector<BlockSpan> spans;  // one per block once held
     // The blocks' heads and their first 8 bytes, big-endian, zero-padded (FindBlock compares
     // these first).
@@ -247,17 +256,26 @@ class UrlBase {
   // Load's and Open's work: `parts` are the stored parts without the model part; model_bytes its
   // stored size (0 when stored elsewhere); model_parts: 1 when it was stored part 1, so that
   // messages number the parts as stored. With read_part, `parts` ends before the groups.
+  // With owner: the groups in `parts` lie in *owner and are taken from there when needed.
   static absl::StatusOr<UrlBase> LoadWithModel(absl::Span<const absl::Span<const uint8_t>> parts,
                                                std::shared_ptr<const codecs::UrlBlockModel> model,
                                                size_t model_bytes, size_t model_parts,
-                                               PartReader read_part);
+                                               PartReader read_part,
+                                               std::shared_ptr<const std::vector<uint8_t>> owner);
   // Load or Open, the model read from part 1.
   static absl::StatusOr<UrlBase> LoadStored(absl::Span<const absl::Span<const uint8_t>> parts,
                                             PartReader read_part);
   // Group `group` held: read through read_part_ when it is not.
   absl::Status ReadGroup(size_t group) const;
-  // Checks the stored row of group `group` and keeps it.
+  // Checks the stored row of group `group` and keeps it: `bytes` when the group has no place in
+  // owner_, else that place.
   absl::Status InstallGroup(size_t group, std::vector<uint8_t> bytes) const;
+  // The bytes of a group held.
+  absl::Span<const uint8_t> GroupBytes(const Group& group) const {
+    if (owner_ == nullptr) return group.bytes;
+    return absl::MakeConstSpan(*owner_).subspan(group.in_owner.begin,
+                                                group.in_owner.end - group.in_owner.begin);
+  }
   // Decodes the heads of the `count` blocks of group `group` from `coded` (version 3: the
   // group's own; version 2: every block's, `first` the group's first block) into *into,
   // checking that they strictly increase from the group's head up to the next group's.
@@ -283,7 +301,7 @@ class UrlBase {
   absl::Span<const uint8_t> HeldBlock(size_t block) const {
     const Group& group = groups_[block / kBlocksPerPart];
     const BlockSpan span = group.spans[block % kBlocksPerPart];
-    return absl::MakeConstSpan(group.bytes).subspan(span.begin, span.end - span.begin);
+    return GroupBytes(group).subspan(span.begin, span.end - span.begin);
   }
   // The stored size of block `block` of a group held.
   uint32_t HeldBlockSize(size_t block) const {
@@ -323,7 +341,11 @@ class UrlBase {
   mutable std::string next_head_;    // the next group's head, for a group's last block
   mutable std::vector<Group> groups_;
   mutable size_t groups_held_ = 0;
-  PartReader read_part_;         // null for a base built or loaded
+  PartReader read_part_;  // null for a base built or loaded
+  // OpenKeys': the stored row the groups lie in (counted by its holder, not by MemoryBytes) and
+  // where each group's part is in it.
+  std::shared_ptr<const std::vector<uint8_t>> owner_;
+  std::vector<BlockSpan> owner_parts_;
   mutable std::string scratch_;  // Find's and LowerBound's decoding buffer
   // StoredBytes and HeadIndexBytes, computed once (a base does not change; 0: not yet).
   mutable size_t stored_bytes_ = 0;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -17,7 +16,6 @@ namespace crawldb::urls {
 namespace {
 
 constexpr int kMaxIdBits = 40;
-constexpr size_t kIdPadding = 8;
 
 absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("url part: ", what));
@@ -37,9 +35,13 @@ size_t UrlPartOf(absl::string_view key) {
 }
 
 bool UrlPart::MayHold(absl::string_view key) const {
+  const size_t words = filter_.size() / 8;
+  if (words == 0) return false;  // the empty part
   const uint64_t hash = XXH3_64bits(key.data(), key.size());
   const uint64_t bits = BloomBits(hash);
-  return (filter_[BloomWord(hash, filter_.size())] & bits) == bits;
+  const uint64_t word =
+      codecs::LoadLittleEndian<uint64_t>(filter_.data() + 8 * BloomWord(hash, words));
+  return (word & bits) == bits;
 }
 
 absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
@@ -48,20 +50,12 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
   if (keys.size() != ids.size()) {
     return absl::InvalidArgumentError("url part: one id per key is needed");
   }
-  UrlBaseBuilder builder(std::move(model));
+  UrlBaseBuilder builder(model);
   for (absl::string_view key : keys) {
     if (absl::Status status = builder.Add(key); !status.ok()) return status;
   }
   absl::StatusOr<UrlBase> base = builder.Finish();
   if (!base.ok()) return base.status();
-  UrlPart part;
-  part.keys_ = std::move(*base);
-  part.through_id_ = through_id;
-  part.filter_.assign(FilterWords(keys.size()), 0);
-  for (absl::string_view key : keys) {
-    const uint64_t hash = XXH3_64bits(key.data(), key.size());
-    part.filter_[BloomWord(hash, part.filter_.size())] |= BloomBits(hash);
-  }
   int64_t max_id = 1;
   for (int64_t id : ids) {
     if (id < 1 || id > through_id) {
@@ -70,27 +64,54 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
     }
     max_id = std::max(max_id, id);
   }
-  part.id_bits_ = std::max(1, static_cast<int>(std::bit_width(static_cast<uint64_t>(max_id - 1))));
-  part.ids_.assign(PackedBytes(ids.size(), part.id_bits_) + kIdPadding, 0);
+  if (keys.empty()) {  // no row to read: Serialize writes the empty part's
+    UrlPart part;
+    part.through_id_ = through_id;
+    return part;
+  }
+  // The stored row, which the part then reads as it reads one loaded.
+  const int id_bits =
+      std::max(1, static_cast<int>(std::bit_width(static_cast<uint64_t>(max_id - 1))));
+  std::vector<uint8_t> data = {kPartFormatVersion};
+  codecs::AppendVarint(static_cast<uint64_t>(through_id), &data);
+  codecs::AppendVarint(keys.size(), &data);
+  data.push_back(static_cast<uint8_t>(id_bits));
+  const size_t ids_at = data.size();
+  data.resize(ids_at + PackedBytes(ids.size(), id_bits), 0);
   for (size_t rank = 0; rank < ids.size(); ++rank) {
     const uint64_t value = static_cast<uint64_t>(ids[rank] - 1);
-    const size_t bit = rank * static_cast<size_t>(part.id_bits_);
-    for (int b = 0; b < part.id_bits_; ++b) {
-      if ((value >> b) & 1) part.ids_[(bit + b) / 8] |= static_cast<uint8_t>(1u << ((bit + b) % 8));
+    const size_t bit = rank * static_cast<size_t>(id_bits);
+    for (int b = 0; b < id_bits; ++b) {
+      if ((value >> b) & 1)
+        data[ids_at + (bit + b) / 8] |= static_cast<uint8_t>(1u << ((bit + b) % 8));
     }
   }
+  std::vector<uint64_t> filter(FilterWords(keys.size()), 0);
+  for (absl::string_view key : keys) {
+    const uint64_t hash = XXH3_64bits(key.data(), key.size());
+    filter[BloomWord(hash, filter.size())] |= BloomBits(hash);
+  }
+  for (uint64_t word : filter) codecs::AppendLittleEndian(word, &data);
+  const std::vector<std::vector<uint8_t>> parts = base->KeyParts();
+  codecs::AppendVarint(parts.size(), &data);
+  for (const std::vector<uint8_t>& part : parts) {
+    codecs::AppendVarint(part.size(), &data);
+    data.insert(data.end(), part.begin(), part.end());
+  }
+  absl::StatusOr<UrlPart> part = LoadStored(std::move(data), std::move(model));
+  if (!part.ok())
+    return absl::InternalError(absl::StrCat("url part built: ", part.status().message()));
   return part;
 }
 
 std::vector<uint8_t> UrlPart::Serialize() const {
+  if (data_ != nullptr) return *data_;
+  // The empty part's row: no keys, one filter word, the empty base's header.
   std::vector<uint8_t> data = {kPartFormatVersion};
   codecs::AppendVarint(static_cast<uint64_t>(through_id_), &data);
-  codecs::AppendVarint(size(), &data);
-  data.push_back(static_cast<uint8_t>(id_bits_));
-  data.insert(data.end(), ids_.begin(), ids_.end() - kIdPadding);
-  for (uint64_t word : filter_) {
-    for (int byte = 0; byte < 8; ++byte) data.push_back(static_cast<uint8_t>(word >> (8 * byte)));
-  }
+  codecs::AppendVarint(0, &data);
+  data.push_back(1);
+  codecs::AppendLittleEndian(uint64_t{0}, &data);
   const std::vector<std::vector<uint8_t>> parts = keys_.KeyParts();
   codecs::AppendVarint(parts.size(), &data);
   for (const std::vector<uint8_t>& part : parts) {
@@ -103,8 +124,16 @@ std::vector<uint8_t> UrlPart::Serialize() const {
 absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
                                       std::shared_ptr<const codecs::UrlBlockModel> model,
                                       int64_t first_id, int64_t last_id) {
-  const uint8_t* p = data.data();
-  const uint8_t* end = p + data.size();
+  return LoadStored(std::vector<uint8_t>(data.begin(), data.end()), std::move(model), first_id,
+                    last_id);
+}
+
+absl::StatusOr<UrlPart> UrlPart::LoadStored(std::vector<uint8_t> data,
+                                            std::shared_ptr<const codecs::UrlBlockModel> model,
+                                            int64_t first_id, int64_t last_id) {
+  auto row = std::make_shared<const std::vector<uint8_t>>(std::move(data));
+  const uint8_t* p = row->data();
+  const uint8_t* end = p + row->size();
   if (p == end) return Corrupt("empty");
   if (*p != kPartFormatVersion) {
     return Corrupt(absl::StrCat("format version ", *p, ", this build reads ", kPartFormatVersion));
@@ -124,22 +153,14 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
   UrlPart part;
   part.through_id_ = static_cast<int64_t>(through_id);
   part.id_bits_ = id_bits;
-  part.ids_.assign(p, p + id_bytes);
-  part.ids_.resize(id_bytes + kIdPadding, 0);
+  part.ids_ = p;
   p += id_bytes;
   const size_t filter_words = FilterWords(count);
+  // At least one word: IdAt's reads past the last id stay in it.
   if (filter_words > static_cast<size_t>(end - p) / 8)
     return Corrupt("the filter runs past the end");
-  part.filter_.resize(filter_words);
-  if constexpr (std::endian::native == std::endian::little) {
-    std::memcpy(part.filter_.data(), p, filter_words * 8);
-    p += filter_words * 8;
-  } else {
-    for (uint64_t& word : part.filter_) {
-      word = codecs::LoadLittleEndian<uint64_t>(p);
-      p += 8;
-    }
-  }
+  part.filter_ = absl::MakeConstSpan(p, filter_words * 8);
+  p += filter_words * 8;
   uint64_t part_count = 0;
   p = codecs::ReadVarint(p, end, &part_count);
   if (p == nullptr || part_count > static_cast<uint64_t>(end - p)) {
@@ -156,13 +177,14 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
     p += length;
   }
   if (p != end) return Corrupt("bytes after the last key part");
-  absl::StatusOr<UrlBase> keys = UrlBase::LoadKeys(parts, std::move(model));
+  absl::StatusOr<UrlBase> keys = UrlBase::OpenKeys(parts, std::move(model), row);
   if (!keys.ok()) return Corrupt(std::string(keys.status().message()));
   if (keys->size() != count) {
     return Corrupt(
         absl::StrCat("the header says ", count, " keys, the blocks hold ", keys->size()));
   }
   part.keys_ = std::move(*keys);
+  part.data_ = std::move(row);
   // Every id in range, without a branch per id (every part read for a look-up pays this). That
   // none repeats is checked by UrlStore's look-ups by id (url_part.h): sorting the ids here would
   // cost every part read, not only those read for look-ups by id.
@@ -182,11 +204,9 @@ absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,
 }
 
 size_t UrlPart::MemoryBytes() const {
-  return keys_.KeysMemoryBytes() + ids_.capacity() + filter_.capacity() * sizeof(uint64_t);
+  return keys_.KeysMemoryBytes() + (data_ != nullptr ? data_->capacity() : 0);
 }
 
-size_t UrlPart::StoredBytes() const {
-  return keys_.StoredBytes() + PackedBytes(size(), id_bits_) + filter_.size() * 8 + 16;
-}
+size_t UrlPart::StoredBytes() const { return data_ != nullptr ? data_->size() : 0; }
 
 }  // namespace crawldb::urls

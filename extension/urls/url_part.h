@@ -25,9 +25,14 @@
 //               blocked_bloom.h); about 10 bits per key
 //   keys      := part_count:varint ( length:varint bytes[length] ){part_count}: UrlBase's
 //               KeyParts (url_base.h) of the count keys
-// Load validates all of it (DataLossError "url part: …") but that no id repeats, which the store
-// checks as it looks ids up (id→URL: a scan finds the id it looks for twice, the sort
-// every repeat); keys are checked as they decode.
+// A part read keeps its row and reads ids, filter and blocks where they lie in it (no copy);
+// memory: the row, plus what UrlBase holds of the groups read (their block offsets and heads).
+// Load validates the header, every id's range, and the framing of filter and key parts; the keys'
+// header and group heads as UrlBase::Open does, and a group of blocks when a look-up, a scan or
+// crawldb_check() first needs it (so a look-up decodes the heads of one group, not every group's)
+// — DataLossError "url part: …" / "url base: …". That no id repeats the store checks as it looks
+// ids up (id→URL: a scan finds the id it looks for twice, the sort every repeat); keys are
+// checked as they decode.
 #pragma once
 
 #include <cstddef>
@@ -66,6 +71,10 @@ class UrlPart {
   static absl::StatusOr<UrlPart> Load(absl::Span<const uint8_t> data,
                                       std::shared_ptr<const codecs::UrlBlockModel> model,
                                       int64_t first_id = 1, int64_t last_id = INT64_MAX);
+  // Load of a row the part keeps: its ids, filter and blocks are read where they lie in it.
+  static absl::StatusOr<UrlPart> LoadStored(std::vector<uint8_t> data,
+                                            std::shared_ptr<const codecs::UrlBlockModel> model,
+                                            int64_t first_id = 1, int64_t last_id = INT64_MAX);
   std::vector<uint8_t> Serialize() const;
 
   size_t size() const { return keys_.size(); }
@@ -74,7 +83,7 @@ class UrlPart {
   int64_t IdAt(size_t rank) const {
     const size_t bit = rank * static_cast<size_t>(id_bits_);
     uint64_t word;
-    std::memcpy(&word, ids_.data() + bit / 8, sizeof(word));
+    std::memcpy(&word, ids_ + bit / 8, sizeof(word));
     // id_bits_ ≤ 40 and the shift < 8: the 64 bits read hold the whole value.
     const uint64_t value = (word >> (bit % 8)) & ((uint64_t{1} << id_bits_) - 1);
     return static_cast<int64_t>(value) + 1;
@@ -93,12 +102,15 @@ class UrlPart {
   size_t StoredBytes() const;
 
  private:
+  // The stored row (Serialize's bytes), which ids_, filter_ and the groups of keys_ lie in; null
+  // for the empty part. A part read for one look-up decodes the heads of one group of blocks.
+  std::shared_ptr<const std::vector<uint8_t>> data_;
   UrlBase keys_;
-  // id − 1 of each rank, id_bits_ bits each, as stored, then 8 bytes of padding so that IdAt
-  // reads 8 bytes at any rank.
-  std::vector<uint8_t> ids_;
+  // id − 1 of each rank, id_bits_ bits each, LSB first, in data_. The filter's words (at least
+  // one) follow, so that IdAt may read 8 bytes at any rank.
+  const uint8_t* ids_ = nullptr;
   int id_bits_ = 0;
-  std::vector<uint64_t> filter_ = std::vector<uint64_t>(1, 0);  // the empty part's
+  absl::Span<const uint8_t> filter_;  // its words, little-endian, in data_ (empty part: none)
   int64_t through_id_ = 0;
 };
 

@@ -98,8 +98,8 @@ absl::StatusOr<std::shared_ptr<LoadedPart>> UrlStore::LoadRun(size_t part) {
     if (PartsModel() == nullptr) {
       return absl::DataLossError(absl::StrCat("url part ", part, " has no model to read it"));
     }
-    absl::StatusOr<UrlPart> decoded =
-        UrlPart::Load((*run)->data, PartsModel(), static_cast<int64_t>(base_.size()) + 1, max_id_);
+    absl::StatusOr<UrlPart> decoded = UrlPart::LoadStored(
+        std::move((*run)->data), PartsModel(), static_cast<int64_t>(base_.size()) + 1, max_id_);
     if (!decoded.ok()) {
       return absl::DataLossError(absl::StrCat(
           "url part ", part, ": ", absl::StripPrefix(decoded.status().message(), "url part: ")));
