@@ -32,6 +32,13 @@ std::optional<size_t> PendingKeys::Index(size_t index, uint32_t hash) const {
 }
 
 std::optional<size_t> PendingKeys::Find(absl::string_view key) const {
+  if (!indexed_ && scanned_finds_ < kScannedFinds) {
+    ++scanned_finds_;
+    for (size_t i = size(); i-- > 0;) {
+      if (this->key(i) == key) return i;
+    }
+    return std::nullopt;
+  }
   BuildIndex();
   auto it = index_.find(Probe{key, KeyHash32(key)});
   if (it == index_.end()) return std::nullopt;

@@ -6,8 +6,10 @@
 // 32-bit key hash) answers "which entry holds this key"; an entry can be taken out of it
 // (Append does, for an older entry with the same key: a URL deleted and added again, so that
 // the newer entry is the one found) and put back by PopBack (rollback). The set is built at the
-// first Find or Append, not while a part's stored keys are read (AppendStored): a part read for
-// look-ups by id (a lease reading its URLs) never hashes its keys.
+// first Append, or at the first Find after kScannedFinds (which scan the keys, newest first:
+// about 1/25 of what building the set costs), not while a part's stored keys are read
+// (AppendStored): a part read for look-ups by id (a lease reading its URLs) or for a few look-ups
+// of URLs never hashes its keys.
 // Memory: per entry its key bytes, 4 bytes of end offset, 8 of id and, once built, 10 to 21 of
 // hash set (8-byte slots and a control byte, at 7/8 to 7/16 load).
 #pragma once
@@ -22,6 +24,9 @@
 #include "absl/strings/string_view.h"
 
 namespace crawldb::urls {
+
+// Finds a PendingKeys answers by scanning its keys before it builds its hash set.
+inline constexpr uint32_t kScannedFinds = 8;
 
 class PendingKeys {
  public:
@@ -42,7 +47,7 @@ class PendingKeys {
   // Whether the hash set is built (MemoryBytes counts it from then on).
   bool indexed() const { return indexed_; }
 
-  // The indexed entry holding `key`, if any: the newest entry with it.
+  // The newest entry holding `key`, if any.
   std::optional<size_t> Find(absl::string_view key) const;
   // The entry of `id`, if any (ids increase with the index).
   std::optional<size_t> FindId(int64_t id) const;
@@ -101,6 +106,7 @@ class PendingKeys {
   // Built by the first Find or Append (BuildIndex), kept up to date from then on.
   mutable absl::flat_hash_set<Slot, SlotHash, SlotEq> index_;
   mutable bool indexed_ = false;
+  mutable uint32_t scanned_finds_ = 0;  // Finds answered by a scan, before the set was built
 };
 
 }  // namespace crawldb::urls

@@ -11,7 +11,7 @@
 namespace crawldb::urls {
 namespace {
 
-TEST(PendingKeys, StoredKeysAreFoundOnceIndexedAndTheNewestEntryWins) {
+TEST(PendingKeys, StoredKeysAreFoundByScansThenIndexedAndTheNewestEntryWins) {
   PendingKeys keys;
   keys.AppendStored(10, "com,a)/x");
   keys.AppendStored(12, "com,a)/y");
@@ -20,6 +20,14 @@ TEST(PendingKeys, StoredKeysAreFoundOnceIndexedAndTheNewestEntryWins) {
   EXPECT_EQ(keys.FindId(11), std::nullopt);
   EXPECT_FALSE(keys.indexed());
   const size_t unindexed = keys.MemoryBytes();
+  // The first kScannedFinds finds scan the keys, newest first; the next builds the hash set.
+  EXPECT_EQ(keys.Find("com,a)/x"), std::optional<size_t>(2));
+  EXPECT_EQ(keys.Find("com,a)/y"), std::optional<size_t>(1));
+  EXPECT_EQ(keys.Find("com,a)/z"), std::nullopt);
+  for (uint32_t find = 3; find < kScannedFinds; ++find)
+    EXPECT_EQ(keys.Find("com,a)/w"), std::nullopt);
+  EXPECT_FALSE(keys.indexed());
+  EXPECT_EQ(keys.MemoryBytes(), unindexed);
   EXPECT_EQ(keys.Find("com,a)/x"), std::optional<size_t>(2));
   EXPECT_TRUE(keys.indexed());
   EXPECT_GT(keys.MemoryBytes(), unindexed);
