@@ -82,8 +82,9 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
     const uint64_t value = static_cast<uint64_t>(ids[rank] - 1);
     const size_t bit = rank * static_cast<size_t>(id_bits);
     for (int b = 0; b < id_bits; ++b) {
-      if ((value >> b) & 1)
+      if ((value >> b) & 1) {
         data[ids_at + (bit + b) / 8] |= static_cast<uint8_t>(1u << ((bit + b) % 8));
+      }
     }
   }
   std::vector<uint64_t> filter(FilterWords(keys.size()), 0);
@@ -99,8 +100,9 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
     data.insert(data.end(), part.begin(), part.end());
   }
   absl::StatusOr<UrlPart> part = LoadStored(std::move(data), std::move(model));
-  if (!part.ok())
+  if (!part.ok()) {
     return absl::InternalError(absl::StrCat("url part built: ", part.status().message()));
+  }
   return part;
 }
 

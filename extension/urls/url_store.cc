@@ -396,7 +396,7 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
   const UrlPart& run = *part.run;
   if (part.ranks_by_id.size() != run.size() && part.id_lookups < kScannedIdLookups) {
     // A part read for a few look-ups by id (a join's id -> URL, a crawler's lease) scans its
-    // ids: about a twentieth of what sorting them costs. Every id is compared, so that this id
+    // ids: about an eighth of what sorting them costs. Every id is compared, so that this id
     // repeating is found as the sort would find it.
     ++part.id_lookups;
     std::optional<size_t> found;
