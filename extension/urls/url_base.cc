@@ -91,11 +91,6 @@ absl::StatusOr<UrlBase> UrlBase::LoadStored(absl::Span<const absl::Span<const ui
   return LoadWithModel(rest, *std::move(model), parts[1].size(), 1, std::move(read_part), nullptr);
 }
 
-absl::StatusOr<UrlBase> UrlBase::LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
-                                          std::shared_ptr<const UrlBlockModel> model) {
-  return LoadWithModel(parts, std::move(model), 0, 0, nullptr, nullptr);
-}
-
 absl::StatusOr<UrlBase> UrlBase::OpenKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const UrlBlockModel> model,
                                           std::shared_ptr<const std::vector<uint8_t>> owner) {
@@ -640,9 +635,9 @@ size_t UrlBase::KeysMemoryBytes() const {
   return groups + (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) +
          (version2_heads_.has_value() ? version2_heads_->byte_size() : 0) + heads_.MemoryBytes() +
          head_prefixes_.capacity() * sizeof(uint64_t) + next_head_.capacity() +
-         scratch_.capacity() + landmark_slots_.MemoryBytes() +
-         landmarks_.capacity() * sizeof(Landmarks) + landmark_keys_.capacity() +
-         landmark_scratch_.capacity();
+         scratch_.capacity() + owner_parts_.capacity() * sizeof(BlockSpan) +
+         landmark_slots_.MemoryBytes() + landmarks_.capacity() * sizeof(Landmarks) +
+         landmark_keys_.capacity() + landmark_scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {

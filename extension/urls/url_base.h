@@ -50,8 +50,8 @@
 // group's block heads are decoded when the group is read; a look-up in it binary-searches them.
 //
 // Validation. Open checks the header, the whole model (UrlBlockModel::Load) and the group head
-// index's framing; Load also decodes every group head (they strictly increase) and reads every
-// group. Reading a group checks its block count, its heads (framing, strictly increasing, the
+// index's framing (OpenKeys the same, its model given); Load also decodes every group head (they
+// strictly increase) and reads every group. Reading a group checks its block count, its heads (framing, strictly increasing, the
 // first equal to the group's head, the last below the next group's), its block sizes against
 // its bytes, and every block's header (its key count and which halves it has, against the key
 // count); a missing group part is found then too. A block's keys are checked as far as they are
@@ -168,11 +168,8 @@ class UrlBase {
   // The reader must answer with the same base for as long as this one is used.
   static absl::StatusOr<UrlBase> Open(absl::Span<const absl::Span<const uint8_t>> first_parts,
                                       PartReader read_part);
-  // Load for parts stored without the model (KeyParts), coded with `model`.
-  static absl::StatusOr<UrlBase> LoadKeys(absl::Span<const absl::Span<const uint8_t>> parts,
-                                          std::shared_ptr<const codecs::UrlBlockModel> model);
-  // The same over parts that lie in *owner (a run's stored row, url_part.h), which the base
-  // shares instead of copying: its groups are checked and kept (as places in *owner) when first
+  // Open for parts stored without the model (KeyParts), coded with `model`, that lie in *owner (a
+  // run's stored row, url_part.h), which the base shares instead of copying: its groups are checked and kept (as places in *owner) when first
   // needed, as Open reads them, so that a look-up decodes the heads of one group, not all.
   static absl::StatusOr<UrlBase> OpenKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const codecs::UrlBlockModel> model,
@@ -216,6 +213,8 @@ class UrlBase {
   size_t KeysMemoryBytes() const;
   // Blocks whose landmarks a look-up has learned (LookupReader).
   size_t landmark_blocks() const { return landmarks_.size(); }
+  // Groups of blocks read and kept (what a look-up in an opened base may add to).
+  size_t groups_held() const { return groups_held_; }
   // Bytes of the stored parts as Parts() writes them (a version 2 base: as version 3): all of
   // them, and the model's, the heads' (both levels) and the blocks' (header and part framing
   // aside); whole() only. HeadIndexBytes codes the heads that were not read as version 3 to

@@ -99,6 +99,7 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
     codecs::AppendVarint(part.size(), &data);
     data.insert(data.end(), part.begin(), part.end());
   }
+  data.shrink_to_fit();  // the part keeps the row
   absl::StatusOr<UrlPart> part = LoadStored(std::move(data), std::move(model));
   if (!part.ok()) {
     return absl::InternalError(absl::StrCat("url part built: ", part.status().message()));

@@ -28,9 +28,10 @@
 // A part read keeps its row and reads ids, filter and blocks where they lie in it (no copy);
 // memory: the row, plus what UrlBase holds of the groups read (their block offsets and heads).
 // Load validates the header, every id's range, and the framing of filter and key parts; the keys'
-// header and group heads as UrlBase::Open does, and a group of blocks when a look-up, a scan or
-// crawldb_check() first needs it (so a look-up decodes the heads of one group, not every group's)
-// — DataLossError "url part: …" / "url base: …". That no id repeats the store checks as it looks
+// header and group head index as UrlBase::Open does (framing; heads decode when used), and a
+// group of blocks when a look-up, a scan or crawldb_check() first needs it (so a look-up decodes
+// the heads of one group, not every group's) — DataLossError "url part: …" / "url base: …"
+// (UrlStore names the part). That no id repeats the store checks as it looks
 // ids up (id→URL: a scan finds the id it looks for twice, the sort every repeat); keys are
 // checked as they decode.
 #pragma once

@@ -103,7 +103,8 @@ class PendingKeys {
   std::string bytes_;
   std::vector<uint32_t> ends_;  // key i is bytes_[ends_[i − 1], ends_[i])
   std::vector<int64_t> ids_;
-  // Built by the first Find or Append (BuildIndex), kept up to date from then on.
+  // Built by the first Append or the Find after kScannedFinds (BuildIndex), kept up to date
+  // from then on.
   mutable absl::flat_hash_set<Slot, SlotHash, SlotEq> index_;
   mutable bool indexed_ = false;
   mutable uint32_t scanned_finds_ = 0;  // Finds answered by a scan, before the set was built

@@ -180,6 +180,15 @@ void UrlStore::GrewInPlace(size_t part) {
   Evict(part);
 }
 
+void UrlStore::CountGroupsRead(size_t part, const UrlPart& run, size_t groups_before) {
+  if (run.keys().groups_held() != groups_before) GrewInPlace(part);
+}
+
+absl::Status UrlStore::InPart(size_t part, const absl::Status& status) {
+  if (!absl::IsDataLoss(status)) return status;
+  return absl::DataLossError(absl::StrCat("url part ", part, ": ", status.message()));
+}
+
 void UrlStore::Recount(size_t part) {
   Slot& slot = slots_[part];
   held_bytes_ -= slot.bytes;
@@ -336,8 +345,10 @@ absl::StatusOr<std::optional<int64_t>> UrlStore::Find(absl::string_view key) {
   absl::StatusOr<std::shared_ptr<LoadedPart>> held = HeldRun(part_number);
   if (!held.ok()) return held.status();
   if (const UrlPart& run = *(*held)->run; run.size() > 0) {
+    const size_t groups = run.keys().groups_held();
     absl::StatusOr<std::optional<size_t>> rank = run.Find(key);
-    if (!rank.ok()) return rank.status();
+    CountGroupsRead(part_number, run, groups);
+    if (!rank.ok()) return InPart(part_number, rank.status());
     if (rank->has_value()) {
       const int64_t id = run.IdAt(**rank);
       if (!deleted_.contains(id)) return std::optional<int64_t>(id);
@@ -409,7 +420,10 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
       found = rank;
     }
     if (!found.has_value()) return std::optional<std::string>();
-    if (absl::Status status = run.Get(*found, &key); !status.ok()) return status;
+    const size_t groups = run.keys().groups_held();
+    absl::Status got = run.Get(*found, &key);
+    CountGroupsRead(*part_number, run, groups);
+    if (!got.ok()) return InPart(*part_number, got);
     return std::optional<std::string>(std::move(key));
   }
   if (part.ranks_by_id.size() != run.size()) {
@@ -433,7 +447,10 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
   auto it = std::lower_bound(part.ranks_by_id.begin(), part.ranks_by_id.end(), id,
                              [&](uint32_t rank, int64_t value) { return run.IdAt(rank) < value; });
   if (it == part.ranks_by_id.end() || run.IdAt(*it) != id) return std::optional<std::string>();
-  if (absl::Status status = run.Get(*it, &key); !status.ok()) return status;
+  const size_t groups = run.keys().groups_held();
+  absl::Status got = run.Get(*it, &key);
+  CountGroupsRead(*part_number, run, groups);
+  if (!got.ok()) return InPart(*part_number, got);
   return std::optional<std::string>(std::move(key));
 }
 
@@ -443,10 +460,12 @@ absl::Status UrlStore::IdsInRange(size_t part_number, absl::string_view low, abs
   if (!held.ok()) return held.status();
   const LoadedPart& part = **held;
   if (part.run->size() > 0) {
+    const size_t groups = part.run->keys().groups_held();
     absl::StatusOr<size_t> begin = part.run->keys().LowerBound(low);
-    if (!begin.ok()) return begin.status();
-    absl::StatusOr<size_t> end = part.run->keys().LowerBound(high);
-    if (!end.ok()) return end.status();
+    absl::StatusOr<size_t> end =
+        begin.ok() ? part.run->keys().LowerBound(high) : absl::StatusOr<size_t>(begin.status());
+    CountGroupsRead(part_number, *part.run, groups);
+    if (!end.ok()) return InPart(part_number, end.status());
     for (size_t rank = *begin; rank < *end; ++rank) ids->push_back(part.run->IdAt(rank));
   }
   for (size_t i = 0; i < part.pending.size(); ++i) {

@@ -244,6 +244,12 @@ class UrlStore {
   // Part `part` grew where it is held (its pending keys read, or their hash set built): its
   // memory is counted again, and other parts evicted past the bound.
   void GrewInPlace(size_t part);
+  // A look-up in part `part`'s run may have read one of its groups of blocks (UrlPart reads
+  // them when first needed): the part grew in place when the run holds more than
+  // `groups_before`.
+  void CountGroupsRead(size_t part, const UrlPart& run, size_t groups_before);
+  // `status`, a DataLossError naming the part (a group of its run read late fails as "url base").
+  static absl::Status InPart(size_t part, const absl::Status& status);
   // Evicts parts, least recently used first, while the parts held pass the bound; never `keep`.
   void Evict(size_t keep);
 

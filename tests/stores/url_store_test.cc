@@ -414,6 +414,18 @@ TEST(UrlStore, TheIndexOfPendingKeysBuiltByLookUpsIsCounted) {
   EXPECT_GT(store.MemoryBytes(), before);
 }
 
+// A run read from its row reads a group of blocks when a look-up first needs one (url_part.h):
+// the part is counted again then, so that the cache bound sees it.
+TEST(UrlStore, AGroupOfARunReadByALookUpIsCounted) {
+  OnePartStore one(6);
+  UrlStore& store = one.store;
+  const OnePartSource& source = one.source;
+  ASSERT_TRUE(store.Part(source.part()).ok());
+  const size_t before = store.MemoryBytes();
+  EXPECT_EQ(FindOk(store, source.keys()[0]), 3);
+  EXPECT_GT(store.MemoryBytes(), before);
+}
+
 TEST(UrlStore, UndoPutsBackAStoredPendingKeyItsReAddReplaced) {
   OnePartStore one(6);
   UrlStore& store = one.store;
