@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "extension/common/statement_cache.h"
 #include "extension/common/status.h"
+#include "extension/common/table_sync.h"
 
 namespace crawldb {
 namespace {
@@ -79,11 +80,7 @@ absl::StatusOr<ShadowTableSet::Stored> ShadowTableSet::ReadStored(sqlite3* db,
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) return absl::OkStatus();
       if (!stored.pager_data_version.has_value()) {
-        unsigned int version = 0;
-        if (sqlite3_file_control(db, std::string(schema).c_str(), SQLITE_FCNTL_DATA_VERSION,
-                                 &version) == SQLITE_OK) {
-          stored.pager_data_version = version;
-        }
+        stored.pager_data_version = TableSync::PagerDataVersion(db, std::string(schema).c_str());
       }
       const absl::string_view key = select.ColumnText(0);
       if (key == "module") {

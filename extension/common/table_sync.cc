@@ -40,10 +40,8 @@ absl::StatusOr<int64_t> TableSync::DataVersion() {
   // The two count differently: the pager's values are tagged (TaggedPagerVersion) so that they
   // never equal the pragma's, and a change of source reads as a change.
   if (sqlite3_txn_state(db_, schema_.c_str()) != SQLITE_TXN_NONE) {
-    unsigned int version = 0;
-    if (sqlite3_file_control(db_, schema_.c_str(), SQLITE_FCNTL_DATA_VERSION, &version) ==
-        SQLITE_OK) {
-      return TaggedPagerVersion(version);
+    if (std::optional<unsigned int> version = PagerDataVersion(db_, schema_.c_str())) {
+      return TaggedPagerVersion(*version);
     }
   }
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement pragma, statements_->Use(kDataVersion));
@@ -69,6 +67,14 @@ void TableSync::Loaded(int64_t generation) {
   loaded_ = true;
   synced_mark_ = 0;
   savepoint_marks_.clear();
+}
+
+std::optional<unsigned int> TableSync::PagerDataVersion(sqlite3* db, const char* schema) {
+  unsigned int version = 0;
+  if (sqlite3_file_control(db, schema, SQLITE_FCNTL_DATA_VERSION, &version) != SQLITE_OK) {
+    return std::nullopt;
+  }
+  return version;
 }
 
 void TableSync::UseConnectGeneration(std::optional<int64_t> generation,

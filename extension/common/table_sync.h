@@ -56,6 +56,9 @@ class TableSync {
   bool loaded() const { return loaded_; }
 
   absl::StatusOr<int64_t> StoredGeneration();
+  // The pager's data version of `schema` (SQLITE_FCNTL_DATA_VERSION): current while a statement
+  // holds a read transaction; nullopt when it cannot be read.
+  static std::optional<unsigned int> PagerDataVersion(sqlite3* db, const char* schema);
   // At connect: the generation xConnect read, and the pager's data version of the snapshot it
   // read it in (ShadowTableSet::Stored). The first StoredGeneration answers with it when the
   // version polled since is the same — nothing was committed in between — which spares every

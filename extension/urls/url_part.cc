@@ -26,6 +26,26 @@ size_t PackedBytes(size_t count, int bits) { return (count * static_cast<size_t>
 // Words of a part's filter: about 10 bits per key, at least one word.
 size_t FilterWords(size_t count) { return (count * 10 + 63) / 64 + 1; }
 
+// The stored row of a part (url_part.h) from its fields: `ids` packed, `key_parts` the
+// keys' KeyParts.
+std::vector<uint8_t> StoredRow(int64_t through_id, size_t count, int id_bits,
+                               absl::Span<const uint8_t> ids, absl::Span<const uint64_t> filter,
+                               const std::vector<std::vector<uint8_t>>& key_parts) {
+  std::vector<uint8_t> data = {kPartFormatVersion};
+  codecs::AppendVarint(static_cast<uint64_t>(through_id), &data);
+  codecs::AppendVarint(count, &data);
+  data.push_back(static_cast<uint8_t>(id_bits));
+  data.insert(data.end(), ids.begin(), ids.end());
+  for (uint64_t word : filter) codecs::AppendLittleEndian(word, &data);
+  codecs::AppendVarint(key_parts.size(), &data);
+  for (const std::vector<uint8_t>& part : key_parts) {
+    codecs::AppendVarint(part.size(), &data);
+    data.insert(data.end(), part.begin(), part.end());
+  }
+  data.shrink_to_fit();  // a part keeps its row
+  return data;
+}
+
 }  // namespace
 
 size_t UrlPartOf(absl::string_view key) {
@@ -72,19 +92,12 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
   // The stored row, which the part then reads as it reads one loaded.
   const int id_bits =
       std::max(1, static_cast<int>(std::bit_width(static_cast<uint64_t>(max_id - 1))));
-  std::vector<uint8_t> data = {kPartFormatVersion};
-  codecs::AppendVarint(static_cast<uint64_t>(through_id), &data);
-  codecs::AppendVarint(keys.size(), &data);
-  data.push_back(static_cast<uint8_t>(id_bits));
-  const size_t ids_at = data.size();
-  data.resize(ids_at + PackedBytes(ids.size(), id_bits), 0);
+  std::vector<uint8_t> packed(PackedBytes(ids.size(), id_bits), 0);
   for (size_t rank = 0; rank < ids.size(); ++rank) {
     const uint64_t value = static_cast<uint64_t>(ids[rank] - 1);
     const size_t bit = rank * static_cast<size_t>(id_bits);
     for (int b = 0; b < id_bits; ++b) {
-      if ((value >> b) & 1) {
-        data[ids_at + (bit + b) / 8] |= static_cast<uint8_t>(1u << ((bit + b) % 8));
-      }
+      if ((value >> b) & 1) packed[(bit + b) / 8] |= static_cast<uint8_t>(1u << ((bit + b) % 8));
     }
   }
   std::vector<uint64_t> filter(FilterWords(keys.size()), 0);
@@ -92,15 +105,9 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
     const uint64_t hash = XXH3_64bits(key.data(), key.size());
     filter[BloomWord(hash, filter.size())] |= BloomBits(hash);
   }
-  for (uint64_t word : filter) codecs::AppendLittleEndian(word, &data);
-  const std::vector<std::vector<uint8_t>> parts = base->KeyParts();
-  codecs::AppendVarint(parts.size(), &data);
-  for (const std::vector<uint8_t>& part : parts) {
-    codecs::AppendVarint(part.size(), &data);
-    data.insert(data.end(), part.begin(), part.end());
-  }
-  data.shrink_to_fit();  // the part keeps the row
-  absl::StatusOr<UrlPart> part = LoadStored(std::move(data), std::move(model));
+  absl::StatusOr<UrlPart> part =
+      LoadStored(StoredRow(through_id, keys.size(), id_bits, packed, filter, base->KeyParts()),
+                 std::move(model));
   if (!part.ok()) {
     return absl::InternalError(absl::StrCat("url part built: ", part.status().message()));
   }
@@ -110,18 +117,8 @@ absl::StatusOr<UrlPart> UrlPart::Build(absl::Span<const absl::string_view> keys,
 std::vector<uint8_t> UrlPart::Serialize() const {
   if (data_ != nullptr) return *data_;
   // The empty part's row: no keys, one filter word, the empty base's header.
-  std::vector<uint8_t> data = {kPartFormatVersion};
-  codecs::AppendVarint(static_cast<uint64_t>(through_id_), &data);
-  codecs::AppendVarint(0, &data);
-  data.push_back(1);
-  codecs::AppendLittleEndian(uint64_t{0}, &data);
-  const std::vector<std::vector<uint8_t>> parts = keys_.KeyParts();
-  codecs::AppendVarint(parts.size(), &data);
-  for (const std::vector<uint8_t>& part : parts) {
-    codecs::AppendVarint(part.size(), &data);
-    data.insert(data.end(), part.begin(), part.end());
-  }
-  return data;
+  const uint64_t no_keys[1] = {0};
+  return StoredRow(through_id_, 0, 1, {}, no_keys, keys_.KeyParts());
 }
 
 absl::StatusOr<UrlPart> UrlPart::Load(absl::Span<const uint8_t> data,

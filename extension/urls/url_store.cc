@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -18,6 +19,12 @@ constexpr size_t kIdChunkShare = 16;
 // a scan costs about 8 instructions per id, the sort about 60, and a part read for one
 // look-up (the common case when parts are many and look-ups sparse) never needs the sort.
 constexpr uint32_t kScannedIdLookups = 8;
+
+const absl::Status& StatusOf(const absl::Status& status) { return status; }
+template <typename T>
+const absl::Status& StatusOf(const absl::StatusOr<T>& result) {
+  return result.status();
+}
 
 }  // namespace
 
@@ -180,13 +187,16 @@ void UrlStore::GrewInPlace(size_t part) {
   Evict(part);
 }
 
-void UrlStore::CountGroupsRead(size_t part, const UrlPart& run, size_t groups_before) {
-  if (run.keys().groups_held() != groups_before) GrewInPlace(part);
-}
-
-absl::Status UrlStore::InPart(size_t part, const absl::Status& status) {
-  if (!absl::IsDataLoss(status)) return status;
-  return absl::DataLossError(absl::StrCat("url part ", part, ": ", status.message()));
+template <typename LookUp>
+auto UrlStore::InRun(size_t part, const UrlPart& run, const LookUp& look_up)
+    -> decltype(look_up()) {
+  const size_t groups = run.keys().groups_held();
+  decltype(look_up()) result = look_up();
+  if (run.keys().groups_held() != groups) GrewInPlace(part);
+  if (const absl::Status& status = StatusOf(result); absl::IsDataLoss(status)) {
+    result = absl::DataLossError(absl::StrCat("url part ", part, ": ", status.message()));
+  }
+  return result;
 }
 
 void UrlStore::Recount(size_t part) {
@@ -345,10 +355,9 @@ absl::StatusOr<std::optional<int64_t>> UrlStore::Find(absl::string_view key) {
   absl::StatusOr<std::shared_ptr<LoadedPart>> held = HeldRun(part_number);
   if (!held.ok()) return held.status();
   if (const UrlPart& run = *(*held)->run; run.size() > 0) {
-    const size_t groups = run.keys().groups_held();
-    absl::StatusOr<std::optional<size_t>> rank = run.Find(key);
-    CountGroupsRead(part_number, run, groups);
-    if (!rank.ok()) return InPart(part_number, rank.status());
+    absl::StatusOr<std::optional<size_t>> rank =
+        InRun(part_number, run, [&] { return run.Find(key); });
+    if (!rank.ok()) return rank.status();
     if (rank->has_value()) {
       const int64_t id = run.IdAt(**rank);
       if (!deleted_.contains(id)) return std::optional<int64_t>(id);
@@ -405,52 +414,48 @@ absl::StatusOr<std::optional<std::string>> UrlStore::StoredKey(int64_t id) {
     return std::optional<std::string>(part.pending.key(*index));
   }
   const UrlPart& run = *part.run;
+  std::optional<size_t> rank;
   if (part.ranks_by_id.size() != run.size() && part.id_lookups < kScannedIdLookups) {
     // A part read for a few look-ups by id (a join's id -> URL, a crawler's lease) scans its
     // ids: about an eighth of what sorting them costs. Every id is compared, so that this id
     // repeating is found as the sort would find it.
     ++part.id_lookups;
-    std::optional<size_t> found;
-    for (size_t rank = 0; rank < run.size(); ++rank) {
-      if (run.IdAt(rank) != id) continue;
-      if (found.has_value()) {
+    for (size_t at = 0; at < run.size(); ++at) {
+      if (run.IdAt(at) != id) continue;
+      if (rank.has_value()) {
         return absl::DataLossError(
             absl::StrCat("url part ", *part_number, ": id ", id, " repeats"));
       }
-      found = rank;
+      rank = at;
     }
-    if (!found.has_value()) return std::optional<std::string>();
-    const size_t groups = run.keys().groups_held();
-    absl::Status got = run.Get(*found, &key);
-    CountGroupsRead(*part_number, run, groups);
-    if (!got.ok()) return InPart(*part_number, got);
-    return std::optional<std::string>(std::move(key));
-  }
-  if (part.ranks_by_id.size() != run.size()) {
-    // (id, rank) pairs, sorted by radix: a part looked up by id more than a few times pays for
-    // the sort once.
-    std::vector<std::pair<uint64_t, uint32_t>> by_id(run.size());
-    for (size_t rank = 0; rank < run.size(); ++rank) {
-      by_id[rank] = {static_cast<uint64_t>(run.IdAt(rank)), static_cast<uint32_t>(rank)};
-    }
-    RadixSortBy(&by_id, [](const std::pair<uint64_t, uint32_t>& pair) { return pair.first; });
-    for (size_t i = 1; i < by_id.size(); ++i) {
-      if (by_id[i].first == by_id[i - 1].first) {
-        return absl::DataLossError(
-            absl::StrCat("url part ", *part_number, ": id ", by_id[i].first, " repeats"));
+  } else {
+    if (part.ranks_by_id.size() != run.size()) {
+      // (id, rank) pairs, sorted by radix: a part looked up by id more than a few times pays
+      // for the sort once.
+      std::vector<std::pair<uint64_t, uint32_t>> by_id(run.size());
+      for (size_t at = 0; at < run.size(); ++at) {
+        by_id[at] = {static_cast<uint64_t>(run.IdAt(at)), static_cast<uint32_t>(at)};
       }
+      RadixSortBy(&by_id, [](const std::pair<uint64_t, uint32_t>& pair) { return pair.first; });
+      for (size_t i = 1; i < by_id.size(); ++i) {
+        if (by_id[i].first == by_id[i - 1].first) {
+          return absl::DataLossError(
+              absl::StrCat("url part ", *part_number, ": id ", by_id[i].first, " repeats"));
+        }
+      }
+      part.ranks_by_id.resize(run.size());
+      for (size_t i = 0; i < by_id.size(); ++i) part.ranks_by_id[i] = by_id[i].second;
+      Recount(*part_number);
     }
-    part.ranks_by_id.resize(run.size());
-    for (size_t i = 0; i < by_id.size(); ++i) part.ranks_by_id[i] = by_id[i].second;
-    Recount(*part_number);
+    auto it = std::lower_bound(part.ranks_by_id.begin(), part.ranks_by_id.end(), id,
+                               [&](uint32_t at, int64_t value) { return run.IdAt(at) < value; });
+    if (it != part.ranks_by_id.end() && run.IdAt(*it) == id) rank = *it;
   }
-  auto it = std::lower_bound(part.ranks_by_id.begin(), part.ranks_by_id.end(), id,
-                             [&](uint32_t rank, int64_t value) { return run.IdAt(rank) < value; });
-  if (it == part.ranks_by_id.end() || run.IdAt(*it) != id) return std::optional<std::string>();
-  const size_t groups = run.keys().groups_held();
-  absl::Status got = run.Get(*it, &key);
-  CountGroupsRead(*part_number, run, groups);
-  if (!got.ok()) return InPart(*part_number, got);
+  if (!rank.has_value()) return std::optional<std::string>();
+  if (absl::Status status = InRun(*part_number, run, [&] { return run.Get(*rank, &key); });
+      !status.ok()) {
+    return status;
+  }
   return std::optional<std::string>(std::move(key));
 }
 
@@ -460,13 +465,19 @@ absl::Status UrlStore::IdsInRange(size_t part_number, absl::string_view low, abs
   if (!held.ok()) return held.status();
   const LoadedPart& part = **held;
   if (part.run->size() > 0) {
-    const size_t groups = part.run->keys().groups_held();
-    absl::StatusOr<size_t> begin = part.run->keys().LowerBound(low);
-    absl::StatusOr<size_t> end =
-        begin.ok() ? part.run->keys().LowerBound(high) : absl::StatusOr<size_t>(begin.status());
-    CountGroupsRead(part_number, *part.run, groups);
-    if (!end.ok()) return InPart(part_number, end.status());
-    for (size_t rank = *begin; rank < *end; ++rank) ids->push_back(part.run->IdAt(rank));
+    const UrlBase& keys = part.run->keys();
+    absl::StatusOr<std::pair<size_t, size_t>> ranks =
+        InRun(part_number, *part.run, [&]() -> absl::StatusOr<std::pair<size_t, size_t>> {
+          absl::StatusOr<size_t> begin = keys.LowerBound(low);
+          if (!begin.ok()) return begin.status();
+          absl::StatusOr<size_t> end = keys.LowerBound(high);
+          if (!end.ok()) return end.status();
+          return std::make_pair(*begin, *end);
+        });
+    if (!ranks.ok()) return ranks.status();
+    for (size_t rank = ranks->first; rank < ranks->second; ++rank) {
+      ids->push_back(part.run->IdAt(rank));
+    }
   }
   for (size_t i = 0; i < part.pending.size(); ++i) {
     const absl::string_view key = part.pending.key(i);

@@ -244,12 +244,11 @@ class UrlStore {
   // Part `part` grew where it is held (its pending keys read, or their hash set built): its
   // memory is counted again, and other parts evicted past the bound.
   void GrewInPlace(size_t part);
-  // A look-up in part `part`'s run may have read one of its groups of blocks (UrlPart reads
-  // them when first needed): the part grew in place when the run holds more than
-  // `groups_before`.
-  void CountGroupsRead(size_t part, const UrlPart& run, size_t groups_before);
-  // `status`, a DataLossError naming the part (a group of its run read late fails as "url base").
-  static absl::Status InPart(size_t part, const absl::Status& status);
+  // look_up(), a look-up in `run`, part `part`'s: its result, after counting the part again when
+  // the look-up read one of the run's groups of blocks (UrlPart reads them when first needed),
+  // and with the part named in a DataLossError (a group read late fails as "url base: …").
+  template <typename LookUp>
+  auto InRun(size_t part, const UrlPart& run, const LookUp& look_up) -> decltype(look_up());
   // Evicts parts, least recently used first, while the parts held pass the bound; never `keep`.
   void Evict(size_t keep);
 
