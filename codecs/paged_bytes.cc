@@ -7,6 +7,24 @@
 #include <utility>
 
 namespace crawldb::codecs {
+namespace {
+
+// Linux 5.14's madvise advice (older headers lack the name).
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+// Maps the pages of bytes [begin, begin + length) of `buffer` (page-aligned) in one call, which
+// costs about half what a fault per page does (4 pages: 10 µs against 21 on the development
+// machine). A kernel without the advice refuses it, and the fetch's copy faults them in.
+void MapPages(uint8_t* buffer, uint64_t begin, uint64_t length) {
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t first = begin / page * page;
+  const uint64_t end = (begin + length + page - 1) / page * page;
+  madvise(buffer + first, end - first, MADV_POPULATE_WRITE);
+}
+
+}  // namespace
 
 PagedBytes::PagedBytes(uint64_t size, uint64_t part_bytes, Fetch fetch)
     : size_(size),
@@ -60,6 +78,7 @@ bool PagedBytes::FetchPart(size_t part) const {
   if (Present(part)) return true;  // another thread fetched it meanwhile
   const uint64_t begin = part * part_bytes_;
   const uint64_t length = std::min(part_bytes_, size_ - begin);
+  MapPages(buffer_, begin, length);
   absl::Status status = fetch_(part, {buffer_ + begin, static_cast<size_t>(length)});
   if (!status.ok()) {
     if (!failed_.load(std::memory_order_relaxed)) failure_ = std::move(status);

@@ -6,7 +6,8 @@
 // page misses. Split, each part grows on its own and fits in the cache while it rehashes. With
 // equal shares the parts still cross their limits at nearly the same total size; PartOf should
 // give them skewed shares (skewed_parts.h) so that the work spreads evenly over the inserts.
-// Look-ups pay one extra index.
+// Look-ups pay one extra index. The parts are made at the first insert: an empty map allocates
+// nothing (a table opened with no changes pays no page faults for 2^kPartBits empty parts).
 #pragma once
 
 #include <cstddef>
@@ -22,32 +23,40 @@ class SplitHashMap {
   static constexpr size_t kParts = size_t{1} << kPartBits;
   using Part = absl::flat_hash_map<Key, Value>;
 
-  SplitHashMap() : parts_(kParts) {}
-
   size_t size() const { return size_; }
-  const Part& part(size_t index) const { return parts_[index]; }
+  const Part& part(size_t index) const {
+    static const Part kNone;
+    return parts_.empty() ? kNone : parts_[index];
+  }
 
   const Value* Find(const Key& key) const {
+    if (parts_.empty()) return nullptr;
     const Part& part = parts_[PartOf()(key)];
     auto it = part.find(key);
     return it == part.end() ? nullptr : &it->second;
   }
   Value* Find(const Key& key) {
+    if (parts_.empty()) return nullptr;
     Part& part = parts_[PartOf()(key)];
     auto it = part.find(key);
     return it == part.end() ? nullptr : &it->second;
   }
-  bool Contains(const Key& key) const { return parts_[PartOf()(key)].contains(key); }
+  bool Contains(const Key& key) const {
+    return !parts_.empty() && parts_[PartOf()(key)].contains(key);
+  }
 
   // The value of `key`, value-initialised when it is new.
   Value& operator[](const Key& key) {
+    if (parts_.empty()) parts_.resize(kParts);
     auto [it, inserted] = parts_[PartOf()(key)].try_emplace(key);
     if (inserted) ++size_;
     return it->second;
   }
-  void Erase(const Key& key) { size_ -= parts_[PartOf()(key)].erase(key); }
+  void Erase(const Key& key) {
+    if (!parts_.empty()) size_ -= parts_[PartOf()(key)].erase(key);
+  }
   void Clear() {
-    for (Part& part : parts_) Part().swap(part);
+    std::vector<Part>().swap(parts_);
     size_ = 0;
   }
 

@@ -64,5 +64,27 @@ void ExpectSameAsStdMap() {
 TEST(SplitHashMap, AgreesWithStdMapWithCrowdedParts) { ExpectSameAsStdMap<LowBits>(); }
 TEST(SplitHashMap, AgreesWithStdMapWithSpreadParts) { ExpectSameAsStdMap<Mixed>(); }
 
+// The parts are made at the first insert: before it, and again after Clear, every call answers
+// as an empty map does.
+TEST(SplitHashMap, AnswersEmptyBeforeItsFirstInsertAndAfterClear) {
+  SplitHashMap<uint64_t, int, Mixed, 6> split;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(split.Find(7), nullptr);
+    EXPECT_FALSE(split.Contains(7));
+    split.Erase(7);
+    EXPECT_EQ(split.size(), 0u);
+    EXPECT_EQ(split.capacity(), 0u);
+    EXPECT_TRUE(split.part(Mixed()(7)).empty());
+    int visits = 0;
+    split.ForEach([&visits](uint64_t, int) { ++visits; });
+    EXPECT_EQ(visits, 0);
+    split[7] = 3;
+    ASSERT_NE(split.Find(7), nullptr);
+    EXPECT_EQ(*split.Find(7), 3);
+    EXPECT_EQ(split.part(Mixed()(7)).size(), 1u);
+    split.Clear();
+  }
+}
+
 }  // namespace
 }  // namespace crawldb
