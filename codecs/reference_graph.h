@@ -21,7 +21,8 @@
 // index below it; adds are ids below node_count, none among the representative's kept
 // elements; every record's codes end exactly at its end; the body ends with the data.
 // With deferred checks (adjacency_codec.h) loading checks up to the starts and the data's
-// length and padding; Decode checks the records of the chain it follows, Degree decodes a
+// length (and its padding, unless paged: no decode reads the padding, and a paged load would
+// fetch the last part for it; CheckAll checks it); Decode checks the records of the chain it follows, Degree decodes a
 // list the first time (once those decodes reach an eighth of the arcs, CheckAll instead), a
 // scan checks as Check does. A paged graph (LoadPaged) also reads its bytes as they are needed:
 // loading fetches the parts holding the parameters, tables and the starts' headers; a decode,
@@ -154,10 +155,6 @@ class ReferenceGraph final : public EncodedGraph {
                                   " bits need ", data_bytes));
     }
     const absl::Span<const uint8_t> data = pages->bytes().subspan(starts_end);
-    if (data_bytes > 0) {
-      if (!pages->Ensure(pages->size() - 1, pages->size())) return pages->failure();
-      if (!PaddingIsZero(data, data_bits)) return Corrupt("nonzero padding after the data");
-    }
     auto graph = std::make_unique<ReferenceGraph>(*std::move(header->format), header->window,
                                                   header->max_chain, header->node_count,
                                                   *std::move(starts), std::vector<uint8_t>(),
@@ -236,6 +233,12 @@ class ReferenceGraph final : public EncodedGraph {
     if (!all_checked_.load(std::memory_order_relaxed)) {
       absl::Status starts;
       if (!PrepareFullPass(&starts)) return ReadFailure();  // Tried again next time.
+      if (pages_ != nullptr && !data_.empty()) {            // Not checked at load (LoadPaged).
+        if (!pages_->Ensure(pages_->size() - 1, pages_->size())) return ReadFailure();
+        if (!PaddingIsZero(data_, uint64_t{data_length_} * Format::kUnitBits)) {
+          ReportCorrupt(absl::StrCat(Name(), ": nonzero padding after the data"));
+        }
+      }
       if (!starts.ok()) {
         all_checked_.store(true, std::memory_order_release);
         return status();

@@ -1,5 +1,6 @@
 #include "extension/common/shadow_backed_table.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/status.h"
 
@@ -104,6 +105,61 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> ShadowBackedTable::ReadParts(
     parts.emplace_back(data.begin(), data.end());
   }
   return parts;
+}
+
+absl::Status ShadowBackedTable::ReadBlob(absl::string_view suffix, const char* column,
+                                         int64_t rowid, const BlobDestination& into) {
+  const std::string table = absl::StrCat(name_, "_", suffix);
+  sqlite3_blob* blob = nullptr;
+  const int rc = sqlite3_blob_open(db_, schema_.c_str(), table.c_str(), column, rowid, 0, &blob);
+  if (rc != SQLITE_OK) {
+    sqlite3_blob_close(blob);
+    if (rc == SQLITE_ERROR && absl::StartsWith(sqlite3_errmsg(db_), "no such rowid")) {
+      return absl::NotFoundError(absl::StrCat(table, " has no row ", rowid));
+    }
+    return SqliteFailure(db_, rc, module_);
+  }
+  const size_t size = static_cast<size_t>(sqlite3_blob_bytes(blob));
+  absl::StatusOr<absl::Span<uint8_t>> destination = into(size);
+  if (destination.ok() && destination->size() != size) {
+    destination = absl::InternalError("a blob's destination is not of its size");
+  }
+  int read = SQLITE_OK;
+  if (destination.ok() && size > 0) {
+    read = sqlite3_blob_read(blob, destination->data(), static_cast<int>(size), 0);
+  }
+  absl::Status failure = read == SQLITE_OK ? absl::OkStatus() : SqliteFailure(db_, read, module_);
+  sqlite3_blob_close(blob);
+  if (!destination.ok()) return destination.status();
+  return failure;
+}
+
+ShadowBackedTable::BlobDestination ShadowBackedTable::IntoVector(std::vector<uint8_t>* bytes) {
+  return [bytes](size_t size) -> absl::StatusOr<absl::Span<uint8_t>> {
+    bytes->resize(size);
+    return absl::MakeSpan(*bytes);
+  };
+}
+
+absl::StatusOr<std::vector<std::vector<uint8_t>>> ShadowBackedTable::ReadFirstBlobs(
+    absl::string_view suffix, const char* column, size_t count, absl::string_view what) {
+  std::vector<std::vector<uint8_t>> blobs;
+  for (size_t row = 0; row < count; ++row) {
+    std::vector<uint8_t> bytes;
+    absl::Status read = ReadBlob(suffix, column, static_cast<int64_t>(row), IntoVector(&bytes));
+    if (absl::IsNotFound(read)) break;
+    CRAWLDB_RETURN_IF_ERROR(read);
+    blobs.push_back(std::move(bytes));
+  }
+  for (size_t row = blobs.size() + 1; row < count; ++row) {
+    std::vector<uint8_t> bytes;
+    absl::Status read = ReadBlob(suffix, column, static_cast<int64_t>(row), IntoVector(&bytes));
+    if (absl::IsNotFound(read)) continue;
+    CRAWLDB_RETURN_IF_ERROR(read);
+    return CorruptError(
+        module_, absl::StrCat("table '", name_, "': ", what, " ", blobs.size(), " is missing"));
+  }
+  return blobs;
 }
 
 }  // namespace crawldb

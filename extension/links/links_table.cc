@@ -54,7 +54,6 @@ enum Column { kColumnSrc, kColumnDst, kColumnPos, kColumnCommand, kColumnArg };
 
 enum Slot {
   kReadGraph,
-  kReadGraphPart,
   kLastGraphPart,
   kClearGraph,
   kWriteGraphPart,
@@ -99,7 +98,6 @@ std::vector<std::string> LinksTable::StatementSql() const {
   std::string log = ShadowName("log");
   std::vector<std::string> sql(kClearLog + 1);
   sql[kReadGraph] = absl::StrCat("SELECT part, data FROM ", graph, " ORDER BY part");
-  sql[kReadGraphPart] = absl::StrCat("SELECT data FROM ", graph, " WHERE part = ?1");
   sql[kLastGraphPart] = absl::StrCat("SELECT max(part) FROM ", graph);
   sql[kClearGraph] = absl::StrCat("DELETE FROM ", graph);
   sql[kWriteGraphPart] = absl::StrCat("INSERT INTO ", graph, "(part, data) VALUES (?1, ?2)");
@@ -212,11 +210,7 @@ absl::Status LinksTable::LoadAll() {
 
 absl::StatusOr<LoadedGraph> LinksTable::LoadGraph() {
   std::vector<uint8_t> part0;
-  absl::Status read = ReadGraphPart(0, [&part0](absl::Span<const uint8_t> data) {
-    part0.assign(data.begin(), data.end());
-    return absl::OkStatus();
-  });
-  if (!read.ok()) return Corrupt(read);
+  if (absl::Status read = ReadGraphPart(0, IntoVector(&part0)); !read.ok()) return Corrupt(read);
   absl::StatusOr<GraphHeader> header = ReadGraphHeader(part0);
   if (!header.ok()) return Corrupt(header.status());
   if (!header->arc_count.has_value()) {
@@ -228,25 +222,21 @@ absl::StatusOr<LoadedGraph> LinksTable::LoadGraph() {
     if (!graph.ok()) return Corrupt(graph.status());
     return graph;
   }
-  absl::StatusOr<LoadedGraph> graph =
-      LoadPagedGraph(*header, [this](size_t part, absl::Span<uint8_t> into) {
-        return ReadGraphPart(part, [part, into](absl::Span<const uint8_t> data) {
-          if (data.size() != into.size()) return PartProblem(part, data.size(), into.size());
-          std::copy(data.begin(), data.end(), into.begin());
-          return absl::OkStatus();
-        });
-      });
+  absl::StatusOr<LoadedGraph> graph = LoadPagedGraph(*header, [this](size_t part,
+                                                                     absl::Span<uint8_t> into) {
+    return ReadGraphPart(part, [part, into](size_t size) -> absl::StatusOr<absl::Span<uint8_t>> {
+      if (size != into.size()) return PartProblem(part, size, into.size());
+      return into;
+    });
+  });
   if (!graph.ok()) return Corrupt(graph.status());
   return graph;
 }
 
-absl::Status LinksTable::ReadGraphPart(
-    size_t part, const std::function<absl::Status(absl::Span<const uint8_t>)>& use) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadGraphPart));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
-  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-  if (!row) return PartProblem(part, std::nullopt, 0);
-  return use(select.ColumnBlob(0));
+absl::Status LinksTable::ReadGraphPart(size_t part, const BlobDestination& into) {
+  absl::Status read = ReadBlob("graph", "data", static_cast<int64_t>(part), into);
+  if (absl::IsNotFound(read)) return PartProblem(part, std::nullopt, 0);
+  return read;
 }
 
 absl::Status LinksTable::ReplayLogSince(int64_t seq) {
@@ -494,12 +484,13 @@ absl::Status LinksTable::CheckStore(std::vector<std::string>* found) {
   store_.Check(found);
   // Loading reads only the parts the header counts (LoadPagedGraph): here, none more is stored.
   std::optional<GraphHeader> header;
-  const absl::Status read = ReadGraphPart(0, [&header](absl::Span<const uint8_t> part0) {
-    absl::StatusOr<GraphHeader> parsed = ReadGraphHeader(part0);
-    if (parsed.ok()) header = *parsed;
-    return absl::OkStatus();  // A damaged header is the store's finding already.
-  });
+  std::vector<uint8_t> part0;
+  const absl::Status read = ReadGraphPart(0, IntoVector(&part0));
   if (!read.ok() && read.code() != absl::StatusCode::kDataLoss) return read;
+  if (read.ok()) {
+    absl::StatusOr<GraphHeader> parsed = ReadGraphHeader(part0);
+    if (parsed.ok()) header = *parsed;  // A damaged header is the store's finding already.
+  }
   if (header.has_value() && header->arc_count.has_value()) {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kLastGraphPart));
     CRAWLDB_RETURN_IF_ERROR(last.Step().status());

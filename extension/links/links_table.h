@@ -127,9 +127,8 @@ class LinksTable : public ShadowBackedTable, public LinkTarget {
   // The base of <t>_graph, paged when its format allows (link_graph_format.h); a damaged one
   // under the corruption policy.
   absl::StatusOr<LoadedGraph> LoadGraph();
-  // Passes the blob of <t>_graph's part `part` to `use`; PartProblem when there is none.
-  absl::Status ReadGraphPart(size_t part,
-                             const std::function<absl::Status(absl::Span<const uint8_t>)>& use);
+  // Reads <t>_graph's part `part` into *into(size) (ReadBlob); PartProblem when there is none.
+  absl::Status ReadGraphPart(size_t part, const BlobDestination& into);
   absl::Status ReplayLogSince(int64_t seq) override;
   size_t UndoMark() const override { return store_.UndoMark(); }
   void UndoTo(size_t mark) override { store_.UndoTo(mark); }

@@ -6,8 +6,6 @@ namespace crawldb::urls {
 
 // Statements on the shadow tables, by slot (StatementSql holds the SQL).
 enum Slot {
-  kReadBaseFront,
-  kReadBasePart,
   kCountBaseParts,
   kClearBase,
   kWriteBasePart,

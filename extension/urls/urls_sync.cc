@@ -57,7 +57,7 @@ absl::Status UrlsTable::LoadAll() {
   lineage_epoch_ = NextLineageEpoch();
   CRAWLDB_ASSIGN_OR_RETURN(int64_t generation, sync().StoredGeneration());
   CRAWLDB_ASSIGN_OR_RETURN(std::vector<std::vector<uint8_t>> parts,
-                           ReadParts(kReadBaseFront, "base part"));
+                           ReadFirstBlobs("base", "data", kFirstGroupPart, "base part"));
   std::vector<absl::Span<const uint8_t>> spans(parts.begin(), parts.end());
   // The groups of blocks are read when a look-up needs them: after this connection's catch-up
   // with the other connections, so from the base loaded here until an optimize reloads it.
@@ -71,12 +71,19 @@ absl::Status UrlsTable::LoadAll() {
   store_.Reset(std::move(*base));
   tail_.Fold(0);
   fingerprints_->Invalidate();
-  CRAWLDB_RETURN_IF_ERROR(LoadPartsModel());
-  {
+  // The newest log row tells the last id given; its seq is the newest of every row. With none,
+  // nothing was committed since the last optimize, which empties the log, the runs, the pending
+  // rows and the deleted ids (every commit since appends a log row, and trimming keeps the
+  // newest): a connection that only reads an optimized table prepares no statement for them.
+  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kReadLastLog));
+  CRAWLDB_ASSIGN_OR_RETURN(bool row, last.Step());
+  beyond_base_ = row || stored_format_ < kPartsFormat;
+  if (beyond_base_) {
+    CRAWLDB_RETURN_IF_ERROR(LoadPartsModel());
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadDeleted));
     while (true) {
-      CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-      if (!row) break;
+      CRAWLDB_ASSIGN_OR_RETURN(bool deleted, select.Step());
+      if (!deleted) break;
       const int64_t id = select.ColumnInt64(0);
       if (id < 1) return Corrupt(absl::DataLossError(absl::StrCat("deleted id ", id)));
       store_.SetMaxId(id);
@@ -84,9 +91,6 @@ absl::Status UrlsTable::LoadAll() {
     }
   }
   sync().Loaded(generation);
-  // The newest log row tells the last id given; its seq is the newest of every row.
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kReadLastLog));
-  CRAWLDB_ASSIGN_OR_RETURN(bool row, last.Step());
   if (row) {
     const int64_t seq = last.ColumnInt64(0);
     const int64_t first_id = last.ColumnInt64(1);
@@ -181,6 +185,7 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
     for (int64_t expected = seq + 1; !gap; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
+      beyond_base_ = true;  // another connection committed
       // Rows this connection has not seen were trimmed: reload (it reads no part).
       gap = select.ColumnInt64(0) != expected;
       if (gap) break;
@@ -242,6 +247,7 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
 // The store's reads.
 
 absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> UrlsTable::ReadRun(size_t part) {
+  if (!beyond_base_) return std::optional<StoredRun>();
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadRun));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -251,19 +257,18 @@ absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> UrlsTable::ReadRun(size
 }
 
 absl::StatusOr<std::optional<std::vector<uint8_t>>> UrlsTable::ReadBasePart(size_t part) {
-  CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadBasePart));
-  CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
-  CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
-  if (!row) return std::optional<std::vector<uint8_t>>();
-  absl::Span<const uint8_t> data = select.ColumnBlob(0);
-  return std::optional<std::vector<uint8_t>>(std::vector<uint8_t>(data.begin(), data.end()));
+  std::vector<uint8_t> bytes;
+  absl::Status read = ReadBlob("base", "data", static_cast<int64_t>(part), IntoVector(&bytes));
+  if (absl::IsNotFound(read)) return std::optional<std::vector<uint8_t>>();
+  CRAWLDB_RETURN_IF_ERROR(read);
+  return std::optional<std::vector<uint8_t>>(std::move(bytes));
 }
 
 absl::Status UrlsTable::ReadPending(
     size_t part, int64_t after,
     const std::function<absl::Status(absl::Span<const int64_t> ids,
                                      absl::Span<const absl::string_view> keys)>& add_row) {
-  if (stored_format_ < kPartsFormat) return absl::OkStatus();  // no such table yet: none
+  if (stored_format_ < kPartsFormat || !beyond_base_) return absl::OkStatus();  // none stored
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPending));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, 0)));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part + 1, 0)));
@@ -313,6 +318,7 @@ absl::Status UrlsTable::Sync() {
   CRAWLDB_RETURN_IF_ERROR(RefuseCommitAfterAllocationFailure());
   UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
   if (pending.added_count == 0 && pending.deleted_ids.empty()) return absl::OkStatus();
+  beyond_base_ = true;  // this commit writes a log row, and may write runs and pending rows
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   if (stored_format_ < kPartsFormat) CRAWLDB_RETURN_IF_ERROR(CreatePartsTables());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());

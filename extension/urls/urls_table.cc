@@ -121,9 +121,6 @@ std::vector<std::string> UrlsTable::StatementSql() const {
   const std::string ids = ShadowName("ids");
   const std::string deleted = ShadowName("deleted");
   std::vector<std::string> sql(kSlotCount);
-  sql[kReadBaseFront] = absl::StrCat("SELECT part, data FROM ", base, " WHERE part < ",
-                                     kFirstGroupPart, " ORDER BY part");
-  sql[kReadBasePart] = absl::StrCat("SELECT data FROM ", base, " WHERE part = ?1");
   sql[kCountBaseParts] = absl::StrCat("SELECT count(*) FROM ", base);
   sql[kClearBase] = absl::StrCat("DELETE FROM ", base);
   sql[kWriteBasePart] = absl::StrCat("INSERT INTO ", base, "(part, data) VALUES (?1, ?2)");

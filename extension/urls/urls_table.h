@@ -256,6 +256,9 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   UrlLogTail tail_;
   size_t next_merge_part_ = 0;          // where the next commit starts among the parts it touched
   bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
+  // False while the committed state is known to be the base alone (LoadAll found no log row):
+  // no run, pending row or deleted id is stored, and none is read.
+  bool beyond_base_ = true;
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
   std::string log_keys_;                  // a <t>_pending or <t>_log row's keys, decompressed

@@ -700,6 +700,22 @@ void CorruptionLoop(const std::vector<uint8_t>& bytes, uint64_t seed) {
   }
 }
 
+// The padding after a paged graph's data is not checked at load (no decode reads it, and the
+// load would fetch the last part for it): CheckAll finds it.
+TEST(LinkCodecs, APagedGraphsNonzeroPaddingIsFoundByCheckAll) {
+  const AdjacencyLists graph = Lists({{1, 2, 3}, {1, 2, 3, 4}, {}, {}, {}});
+  std::vector<uint8_t> bad = Serialized("link3", graph);
+  bad.back() = 0x1D;  // Node 1's last nybble (D), then a nonzero padding nybble.
+  ASSERT_EQ(LoadError(bad), "link3: nonzero padding after the data");
+  absl::StatusOr<std::unique_ptr<EncodedGraph>> loaded =
+      LoadPagedAdjacency(Paged(bad, 16), graph.arc_count());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  std::vector<uint32_t> list;
+  (*loaded)->Decode(1, &list);
+  EXPECT_EQ(list, (std::vector<uint32_t>{1, 2, 3, 4}));
+  EXPECT_EQ((*loaded)->CheckAll(), absl::DataLossError("link3: nonzero padding after the data"));
+}
+
 // Paged loading (adjacency_codec.h): a graph read part by part loads from the parts that hold
 // its parameters and starts headers, and a look-up reads the few parts its lists lie in; a
 // part that cannot be read fails the call that needed it with the fetch's error (not as
@@ -725,7 +741,7 @@ TEST(LinkCodecs, PagedGraphsReadThePartsALookUpNeeds) {
       continue;
     }
     // The parameters and tables (in the first 4 KiB), the starts' exceptions and partition
-    // headers, and the last byte: a tenth of the graph at most.
+    // headers: a tenth of the graph at most.
     EXPECT_LE(pages->parts_present(), pages->part_count() / 10);
     const size_t after_load = pages->parts_present();
     std::printf("%s: %zu of %zu parts of 1 KiB read to load\n", codec.c_str(), after_load,

@@ -144,8 +144,7 @@ TEST(LinksPaging, AMissingPartFailsTheLookUpsThatNeedIt) {
     SQLite::Database db = LoadedDb(path);
     const uint64_t out_parts = OutParts(db);
     ASSERT_GT(out_parts, 6u);
-    // A part of the out graph's records, two thirds of the way (the last part is read at load:
-    // the data's padding ends it).
+    // A part of the out graph's records, two thirds of the way.
     db.exec("DELETE FROM outlinks_graph WHERE part = " + std::to_string(out_parts * 2 / 3));
   }
   SQLite::Database db = LoadedDb(path);
