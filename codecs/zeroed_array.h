@@ -68,7 +68,8 @@ class ZeroedArray {
   }
   // Maps `size` zeroed Ts of their own when they take at least `min_bytes`; false (nothing done)
   // when smaller, and always under AddressSanitizer, which guards heap blocks, not mappings.
-  bool Map(size_t size, int flags, size_t min_bytes) {
+  bool Map([[maybe_unused]] size_t size, [[maybe_unused]] int flags,
+           [[maybe_unused]] size_t min_bytes) {
 #if defined(__SANITIZE_ADDRESS__)
     return false;
 #else

@@ -190,6 +190,7 @@ absl::StatusOr<UrlBase> UrlBase::LoadWithModel(absl::Span<const absl::Span<const
         !status.ok()) {
       return status;
     }
+    if (absl::Status status = base.DecodeHeldHeads(group); !status.ok()) return status;
   }
   return base;
 }
@@ -246,10 +247,7 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
       return Corrupt(absl::StrCat("part ", part, " holds ", heads->size(), " heads for ",
                                   part_blocks, " blocks"));
     }
-    if (absl::Status status = DecodeGroupHeads(group, *heads, 0, part_blocks, &held);
-        !status.ok()) {
-      return status;
-    }
+    held.coded_index = *std::move(heads);
     held.coded_heads = {static_cast<uint32_t>(q - begin),
                         static_cast<uint32_t>(q - begin + heads_bytes)};
     q += heads_bytes;
@@ -286,9 +284,33 @@ absl::Status UrlBase::InstallGroup(size_t group, std::vector<uint8_t> bytes) con
   held.bytes = std::move(bytes);
   held.spans = std::move(spans);
   held.held = true;
+  coded_groups_ += held.coded_index.has_value();
   groups_[group] = std::move(held);
   if (++groups_held_ == groups_.size()) version2_heads_.reset();
   return absl::OkStatus();
+}
+
+absl::Status UrlBase::DecodeHeldHeads(size_t group) const {
+  Group& held = groups_[group];
+  if (!held.coded_index.has_value()) return absl::OkStatus();
+  if (absl::Status status =
+          DecodeGroupHeads(group, *held.coded_index, 0, held.coded_index->size(), &held);
+      !status.ok()) {
+    held.heads.Clear();
+    held.head_prefixes.clear();
+    return status;
+  }
+  held.coded_index.reset();
+  --coded_groups_;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> UrlBase::CodedHeadsInUse(size_t group) const {
+  Group& held = groups_[group];
+  if (!held.coded_index.has_value()) return false;
+  if (++held.coded_uses < kLazyBlockHeadUses) return true;
+  if (absl::Status status = DecodeHeldHeads(group); !status.ok()) return status;
+  return false;
 }
 
 absl::Status UrlBase::DecodeGroupHeads(size_t group, const UrlBlockIndex& coded, size_t first,
@@ -326,6 +348,7 @@ absl::Status UrlBase::DecodeGroupHeads(size_t group, const UrlBlockIndex& coded,
 absl::Status UrlBase::ReadAll() const {
   for (size_t group = 0; group < groups_.size(); ++group) {
     if (absl::Status status = ReadGroup(group); !status.ok()) return status;
+    if (absl::Status status = DecodeHeldHeads(group); !status.ok()) return status;
   }
   return heads_decoded() ? absl::OkStatus() : DecodeHeads();
 }
@@ -454,11 +477,30 @@ absl::StatusOr<absl::Span<const uint8_t>> UrlBase::Block(size_t block) const {
 absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
   absl::StatusOr<absl::Span<const uint8_t>> bytes = Block(block);
   if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<bool> coded = CodedHeadsInUse(block / kBlocksPerPart);
+  if (!coded.ok()) return coded.status();
   const Group& group = groups_[block / kBlocksPerPart];
   const size_t index = block % kBlocksPerPart;
+  const size_t group_blocks = *coded ? group.coded_index->size() : group.heads.size();
+  absl::string_view head;
+  if (*coded) {
+    if (absl::Status status = group.coded_index->Head(index, &block_head_); !status.ok()) {
+      return Corrupt(absl::StrCat("head of block ", block, ": ", status.message()));
+    }
+    head = block_head_;
+  } else {
+    head = group.heads[index];
+  }
   std::optional<absl::string_view> next_head;
-  if (index + 1 < group.heads.size()) {
-    next_head = group.heads[index + 1];
+  if (index + 1 < group_blocks) {
+    if (*coded) {
+      if (absl::Status status = group.coded_index->Head(index + 1, &next_head_); !status.ok()) {
+        return Corrupt(absl::StrCat("head of block ", block + 1, ": ", status.message()));
+      }
+      next_head = next_head_;
+    } else {
+      next_head = group.heads[index + 1];
+    }
   } else if (block + 1 < block_count()) {  // the group's last block: the next group's head
     const size_t next_group = block / kBlocksPerPart + 1;
     if (heads_decoded()) {
@@ -468,7 +510,7 @@ absl::StatusOr<UrlBlockReader> UrlBase::Reader(size_t block) const {
       next_head = next_head_;
     }
   }
-  return UrlBlockReader::Open(*model_, group.heads[index], next_head, *bytes);
+  return UrlBlockReader::Open(*model_, head, next_head, *bytes);
 }
 
 static_assert(kKeysPerBlock <= 255, "UrlBase::Landmarks keeps key indices in bytes");
@@ -540,7 +582,17 @@ absl::StatusOr<std::optional<size_t>> UrlBase::FindBlock(absl::string_view key) 
   absl::StatusOr<std::optional<size_t>> group = FindGroup(key);
   if (!group.ok() || !group->has_value()) return group;
   if (absl::Status status = ReadGroup(**group); !status.ok()) return status;
+  absl::StatusOr<bool> coded = CodedHeadsInUse(**group);
+  if (!coded.ok()) return coded.status();
   const Group& held = groups_[**group];
+  if (*coded) {
+    absl::StatusOr<std::optional<size_t>> block = held.coded_index->FindBlock(key);
+    if (!block.ok()) {
+      return Corrupt(absl::StrCat("group ", **group, ": ", block.status().message()));
+    }
+    // Sound heads start with the group's head, ≤ key; damaged ones are found when decoded.
+    return std::optional<size_t>(**group * kBlocksPerPart + block->value_or(0));
+  }
   // At least the first: it is the group's head, ≤ key.
   const size_t at_most = HeadsAtMost(held.heads, held.head_prefixes, key, HeadPrefix(key));
   return std::optional<size_t>(**group * kBlocksPerPart + at_most - 1);
@@ -630,14 +682,16 @@ size_t UrlBase::KeysMemoryBytes() const {
   size_t groups = groups_.capacity() * sizeof(Group);
   for (const Group& group : groups_) {
     groups += group.bytes.capacity() + group.spans.capacity() * sizeof(BlockSpan) +
-              group.heads.MemoryBytes() + group.head_prefixes.capacity() * sizeof(uint64_t);
+              group.heads.MemoryBytes() + group.head_prefixes.capacity() * sizeof(uint64_t) +
+              (group.coded_index.has_value() ? group.coded_index->byte_size() : 0);
   }
   return groups + (coded_heads_.has_value() ? coded_heads_->byte_size() : 0) +
          (version2_heads_.has_value() ? version2_heads_->byte_size() : 0) + heads_.MemoryBytes() +
          head_prefixes_.capacity() * sizeof(uint64_t) + next_head_.capacity() +
-         scratch_.capacity() + owner_parts_.capacity() * sizeof(BlockSpan) +
-         landmark_slots_.MemoryBytes() + landmarks_.capacity() * sizeof(Landmarks) +
-         landmark_keys_.capacity() + landmark_scratch_.capacity();
+         block_head_.capacity() + scratch_.capacity() +
+         owner_parts_.capacity() * sizeof(BlockSpan) + landmark_slots_.MemoryBytes() +
+         landmarks_.capacity() * sizeof(Landmarks) + landmark_keys_.capacity() +
+         landmark_scratch_.capacity();
 }
 
 size_t UrlBase::StoredBytes() const {

@@ -12,6 +12,7 @@
 
 #include "absl/strings/string_view.h"
 #include "codecs/url_block_index.h"
+#include "codecs/varint.h"
 #include "extension/identity/canonical_key.h"
 #include "extension/identity/url_normalizer.h"
 #include "gtest/gtest.h"
@@ -283,6 +284,60 @@ TEST(UrlBase, ReadsFormatVersion2AndWritesItAs3) {
             "url base: head of block 64 is not its group's head");
   EXPECT_EQ(with_second_group_head(kPart - kKeysPerBlock).message(),
             "url base: head of block 63 is not below the next group's");
+}
+
+// An opened base keeps a group's block heads coded for its first look-ups (url_base.h): heads
+// that disagree with their group are found when they are decoded, by ReadAll (which
+// crawldb_check() runs) or by a later look-up, and by Load at once.
+TEST(UrlBase, AGroupsBlockHeadsAreCheckedWhenDecoded) {
+  const size_t kPart = kKeysPerBlock * kBlocksPerPart;
+  const std::vector<std::string> keys = SyntheticKeys(2 * kPart + 77);
+  const UrlBase base = Build(keys);
+  std::vector<std::vector<uint8_t>> parts = base.Parts();
+  // The second group's part: its block count, its heads (an index), then its blocks. Its first
+  // head becomes the key after it: still increasing, no longer the group's head.
+  std::vector<uint8_t>& group = parts[kFirstGroupPart + 1];
+  uint64_t blocks = 0, heads_bytes = 0;
+  const uint8_t* q = codecs::ReadVarint(group.data(), group.data() + group.size(), &blocks);
+  q = codecs::ReadVarint(q, group.data() + group.size(), &heads_bytes);
+  ASSERT_NE(q, nullptr);
+  codecs::UrlBlockIndex heads(*base.model());
+  for (size_t b = 0; b < blocks; ++b) {
+    ASSERT_TRUE(heads.Append(keys[kPart + b * kKeysPerBlock + (b == 0 ? 1 : 0)]).ok());
+  }
+  std::vector<uint8_t> damaged;
+  codecs::AppendVarint(blocks, &damaged);
+  const std::vector<uint8_t> coded = heads.Serialize();
+  codecs::AppendVarint(coded.size(), &damaged);
+  damaged.insert(damaged.end(), coded.begin(), coded.end());
+  const uint8_t* const end = group.data() + group.size();
+  damaged.insert(damaged.end(), q + heads_bytes, end);
+  group = damaged;
+  const std::string problem = "url base: head of block 64 is not its group's head";
+  EXPECT_EQ(Reload(parts).status().message(), problem);
+  const std::vector<absl::Span<const uint8_t>> front(parts.begin(),
+                                                     parts.begin() + kFirstGroupPart);
+  absl::StatusOr<UrlBase> opened =
+      UrlBase::Open(front, [&](size_t part) -> absl::StatusOr<std::optional<std::vector<uint8_t>>> {
+        return parts[part];
+      });
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  // A look-up in a sound block of the group reads the heads coded, and answers.
+  absl::StatusOr<std::optional<size_t>> found = opened->Find(keys[kPart + kKeysPerBlock + 3]);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(*found, kPart + kKeysPerBlock + 3);
+  EXPECT_EQ(opened->ReadAll().message(), problem);
+  // Past kLazyBlockHeadUses uses of the group, look-ups decode its heads and fail the same way.
+  absl::StatusOr<UrlBase> reopened =
+      UrlBase::Open(front, [&](size_t part) -> absl::StatusOr<std::optional<std::vector<uint8_t>>> {
+        return parts[part];
+      });
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  absl::Status last;
+  for (uint32_t use = 0; use < kLazyBlockHeadUses; ++use) {
+    last = reopened->Find(keys[kPart + 2 * kKeysPerBlock]).status();
+  }
+  EXPECT_EQ(last.message(), problem);
 }
 
 // Look-ups on a damaged base fail with DataLoss or return some key. Never a crash (ASan
