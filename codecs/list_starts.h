@@ -41,7 +41,7 @@
 //
 // Paged starts (ParseDeferred) lie in place in a PagedBytes (codecs/paged_bytes.h): reading
 // them fetches the parts that hold their header, exceptions and partition headers, not their
-// bodies, and checks those; the invariants of the bodies are checked record by record as
+// bodies, and checks the headers; the exceptions and the bodies are checked record by record as
 // GetChecked reads them (begin ≤ end ≤ the stream's length, every escape matched), or all at
 // once by CheckRecords. Only GetChecked may read unchecked starts.
 #pragma once
@@ -126,10 +126,6 @@ class ListStarts {
     uint32_t width;
     uint64_t offset;  // Byte offset of the partition's body in the serialized form.
   };
-  struct Exception {
-    uint32_t node;
-    uint32_t length;  // Units.
-  };
 
   // The partition holding `node`.
   const Layout& Find(uint32_t node) const {
@@ -157,6 +153,13 @@ class ListStarts {
   // Length field `index` of the record at `record` (width 8 or 16), exceptions resolved; `node`
   // is the node it belongs to. Unchecked starts: UINT64_MAX for an escape with no exception.
   uint64_t Field(const uint8_t* record, uint32_t width, uint32_t index, uint32_t node) const;
+  // Exception i (< exception_count_): its node, and the length (units) it gives that node.
+  uint32_t ExceptionNode(uint32_t i) const {
+    return LoadLittleEndian<uint32_t>(exceptions_.data() + 8 * uint64_t{i});
+  }
+  uint32_t ExceptionLength(uint32_t i) const {
+    return LoadLittleEndian<uint32_t>(exceptions_.data() + 8 * uint64_t{i} + 4);
+  }
   // The serialized form.
   const uint8_t* data() const {
     return pages_ != nullptr ? pages_->bytes().data() + offset_ : bytes_.data();
@@ -165,7 +168,10 @@ class ListStarts {
   uint32_t entries_per_record_ = kEntriesPerRecord;
   std::vector<Partition> partitions_;
   std::vector<Layout> layouts_;
-  std::vector<Exception> exceptions_;
+  // The exceptions as stored: (node u32, length u32) little-endian each, copied at parse (a
+  // paged form may drop its parts).
+  std::vector<uint8_t> exceptions_;
+  uint32_t exception_count_ = 0;
   std::vector<uint8_t> bytes_;         // The serialized form, unless paged.
   const PagedBytes* pages_ = nullptr;  // Paged: the bytes, from byte offset_ on.
   uint64_t offset_ = 0;
@@ -213,7 +219,7 @@ class ListStarts::LengthReader {
     }
     // Escapes come in node order, one exception each (Parse and Build guarantee it).
     if (field == escape_) [[unlikely]] {
-      field = starts_->exceptions_[exception_++].length;
+      field = starts_->ExceptionLength(exception_++);
     }
     return field;
   }

@@ -2,6 +2,8 @@
 // the width choice of the one-partition layout, exact sizes and the checks of Parse.
 #include "codecs/list_starts.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <utility>
@@ -164,6 +166,19 @@ TEST(ListStarts, ParseRefusesBadExceptionsAndTotals) {
   bad[13] = 0;  // Exception 1 names node 0 again.
   EXPECT_EQ(parse(bad, 3, 702).message(),
             "list_starts: exception 1 names node 0, out of order or range");
+  {
+    // Paged starts take the exceptions as stored and check them with the records.
+    const PagedBytes pages(bad.size(), 16, [&bad](size_t part, absl::Span<uint8_t> into) {
+      std::copy_n(bad.begin() + static_cast<ptrdiff_t>(part * 16), into.size(), into.begin());
+      return absl::OkStatus();
+    });
+    uint64_t end = 0;
+    absl::StatusOr<ListStarts> deferred = ListStarts::ParseDeferred(pages, 0, 3, 702, &end);
+    ASSERT_TRUE(deferred.ok()) << deferred.status();
+    EXPECT_EQ(end, bad.size());
+    EXPECT_EQ(deferred->CheckRecords().message(),
+              "list_starts: escaped length of node 2 has no exception");
+  }
   bad = bytes;
   bad[13] = 1;  // Exception 1 names node 1, whose length is not escaped.
   EXPECT_EQ(parse(bad, 3, 702).message(), "list_starts: escaped length of node 2 has no exception");
