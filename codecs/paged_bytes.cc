@@ -9,10 +9,8 @@
 namespace crawldb::codecs {
 namespace {
 
-// Linux 5.14's madvise advice (older headers lack the name).
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
+// Linux 5.14's madvise advice MADV_POPULATE_WRITE (older headers lack the name).
+constexpr int kPopulateWrite = 23;
 
 // Maps the pages of bytes [begin, begin + length) of `buffer` (page-aligned) in one call, which
 // costs about half what a fault per page does (4 pages: 10 µs against 21 on the development
@@ -21,7 +19,7 @@ void MapPages(uint8_t* buffer, uint64_t begin, uint64_t length) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const uint64_t first = begin / page * page;
   const uint64_t end = (begin + length + page - 1) / page * page;
-  madvise(buffer + first, end - first, MADV_POPULATE_WRITE);
+  madvise(buffer + first, end - first, kPopulateWrite);
 }
 
 }  // namespace

@@ -22,9 +22,9 @@
 // elements; every record's codes end exactly at its end; the body ends with the data.
 // With deferred checks (adjacency_codec.h) loading checks up to the starts and the data's
 // length (and its padding, unless paged: no decode reads the padding, and a paged load would
-// fetch the last part for it; CheckAll checks it); Decode checks the records of the chain it follows, Degree decodes a
-// list the first time (once those decodes reach an eighth of the arcs, CheckAll instead), a
-// scan checks as Check does. A paged graph (LoadPaged) also reads its bytes as they are needed:
+// fetch the last part for it; CheckAll checks it); Decode checks the records of the chain it
+// follows, Degree decodes a list the first time (once those decodes reach an eighth of the
+// arcs, CheckAll instead), a scan checks as Check does. A paged graph (LoadPaged) also reads its bytes as they are needed:
 // loading fetches the parts holding the parameters, tables and the starts' headers; a decode,
 // the parts holding its chain's starts and records; a scan or CheckAll, every part, record by
 // record when the pages have a budget (codecs/paged_bytes.h: each call, and each record of a

@@ -62,7 +62,8 @@ class ZeroedArray {
   static constexpr size_t kSparseMapMinBytes = size_t{16} << 10;
 
   void Allocate(size_t size) {
-    data_.reset(static_cast<T*>(std::calloc(size == 0 ? 1 : size, sizeof(T))));
+    data_ = std::unique_ptr<T[], Free>(
+        static_cast<T*>(std::calloc(size == 0 ? 1 : size, sizeof(T))), Free{});
     if (data_ == nullptr) throw std::bad_alloc();
     size_ = size;
   }

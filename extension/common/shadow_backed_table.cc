@@ -1,5 +1,7 @@
 #include "extension/common/shadow_backed_table.h"
 
+#include <memory>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "extension/common/status.h"
@@ -110,28 +112,33 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> ShadowBackedTable::ReadParts(
 absl::Status ShadowBackedTable::ReadBlob(absl::string_view suffix, const char* column,
                                          int64_t rowid, const BlobDestination& into) {
   const std::string table = absl::StrCat(name_, "_", suffix);
-  sqlite3_blob* blob = nullptr;
-  const int rc = sqlite3_blob_open(db_, schema_.c_str(), table.c_str(), column, rowid, 0, &blob);
+  sqlite3_blob* opened = nullptr;
+  const int rc = sqlite3_blob_open(db_, schema_.c_str(), table.c_str(), column, rowid, 0, &opened);
+  // Closed on every way out (into may throw): an open handle holds its read transaction.
+  struct Close {
+    void operator()(sqlite3_blob* handle) const { sqlite3_blob_close(handle); }
+  };
+  const std::unique_ptr<sqlite3_blob, Close> blob(opened);
   if (rc != SQLITE_OK) {
-    sqlite3_blob_close(blob);
-    if (rc == SQLITE_ERROR && absl::StartsWith(sqlite3_errmsg(db_), "no such rowid")) {
+    const absl::string_view message = sqlite3_errmsg(db_);
+    if (rc == SQLITE_ERROR && absl::StartsWith(message, "no such rowid")) {
       return absl::NotFoundError(absl::StrCat(table, " has no row ", rowid));
+    }
+    if (rc == SQLITE_ERROR && absl::StartsWith(message, "cannot open value of type")) {
+      return absl::DataLossError(
+          absl::StrCat("row ", rowid, " of ", table, " holds no blob in ", column));
     }
     return SqliteFailure(db_, rc, module_);
   }
-  const size_t size = static_cast<size_t>(sqlite3_blob_bytes(blob));
+  const size_t size = static_cast<size_t>(sqlite3_blob_bytes(blob.get()));
   absl::StatusOr<absl::Span<uint8_t>> destination = into(size);
-  if (destination.ok() && destination->size() != size) {
-    destination = absl::InternalError("a blob's destination is not of its size");
-  }
-  int read = SQLITE_OK;
-  if (destination.ok() && size > 0) {
-    read = sqlite3_blob_read(blob, destination->data(), static_cast<int>(size), 0);
-  }
-  absl::Status failure = read == SQLITE_OK ? absl::OkStatus() : SqliteFailure(db_, read, module_);
-  sqlite3_blob_close(blob);
   if (!destination.ok()) return destination.status();
-  return failure;
+  if (destination->size() != size) {
+    return absl::InternalError("a blob's destination is not of its size");
+  }
+  if (size == 0) return absl::OkStatus();
+  const int read = sqlite3_blob_read(blob.get(), destination->data(), static_cast<int>(size), 0);
+  return read == SQLITE_OK ? absl::OkStatus() : SqliteFailure(db_, read, module_);
 }
 
 ShadowBackedTable::BlobDestination ShadowBackedTable::IntoVector(std::vector<uint8_t>* bytes) {
@@ -148,14 +155,14 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> ShadowBackedTable::ReadFirstBl
     std::vector<uint8_t> bytes;
     absl::Status read = ReadBlob(suffix, column, static_cast<int64_t>(row), IntoVector(&bytes));
     if (absl::IsNotFound(read)) break;
-    CRAWLDB_RETURN_IF_ERROR(read);
+    if (!read.ok()) return Corrupt(read);
     blobs.push_back(std::move(bytes));
   }
   for (size_t row = blobs.size() + 1; row < count; ++row) {
     std::vector<uint8_t> bytes;
     absl::Status read = ReadBlob(suffix, column, static_cast<int64_t>(row), IntoVector(&bytes));
     if (absl::IsNotFound(read)) continue;
-    CRAWLDB_RETURN_IF_ERROR(read);
+    if (!read.ok()) return Corrupt(read);
     return CorruptError(
         module_, absl::StrCat("table '", name_, "': ", what, " ", blobs.size(), " is missing"));
   }

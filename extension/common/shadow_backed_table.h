@@ -8,8 +8,8 @@
 // - the corruption policy: stored bytes that fail validation (DataLoss) become
 //   SQLITE_CORRUPT_VTAB naming the table; a format version this build cannot read
 //   (FailedPrecondition) a user error that says which build to use;
-// - reading a blob table stored as numbered parts 0, 1, 2, … (ReadParts), and one blob by
-//   its rowid (ReadBlob);
+// - reading a blob table stored as numbered parts 0, 1, 2, … (ReadParts), one blob by its
+//   rowid (ReadBlob), and the first few by rowid (ReadFirstBlobs);
 // - the bound on what the table caches: its cache_mb option, or else the connection's bound,
 //   followed as crawldb_cache_mb() changes it (InitCacheBound, SetCacheBytes).
 // Transactions and catching up with other connections are LoggedTable's; the trampolines
@@ -91,7 +91,7 @@ class ShadowBackedTable : public VirtualTable, public CrawldbTable, public Logge
   // blob I/O into *into(size): a new connection prepares no statement for it, and a value that
   // spills onto overflow pages is copied once, not first into SQLite's memory as a statement's
   // step does (about a sixth of the instructions for a part of 16 KiB). NotFoundError when the
-  // row is missing.
+  // row is missing, DataLossError (to pass through Corrupt) when its value is not a blob.
   absl::Status ReadBlob(absl::string_view suffix, const char* column, int64_t rowid,
                         const BlobDestination& into);
   // A destination that resizes *bytes to the value.

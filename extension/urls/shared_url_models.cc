@@ -23,8 +23,7 @@ struct Models {
 };
 
 Models& TheModels() {
-  // Destroyed when the module is unloaded (SQLite unloads it with the last connection that
-  // loaded it), so that loading it again does not leave these behind.
+  // Destroyed at the process's exit: the module stays loaded once loaded (entry.cc).
   static Models models;
   return models;
 }

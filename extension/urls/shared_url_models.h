@@ -10,11 +10,10 @@
 // Memory: every model in use, found again while anyone holds it, plus the kRetainedUrlModels
 // most recently asked for, kept after their last user closes so that the next connection to the
 // same file finds them (with a urls table's two models, base and parts, the last two files;
-// at most about 3 MB with 16 clusters). They stay until the module is unloaded. SQLite unloads
-// a loaded module when the last connection that loaded it closes, so the models serve
-// connections that overlap (a pool, a server's connections), and a process that opens one
-// connection at a time decodes its model at each; a host that links crawldb in (crawldb-node)
-// keeps them for its life.
+// at most about 3 MB with 16 clusters). They stay for the life of the process: the module stays
+// loaded once loaded (entry.cc), so the models serve connections that overlap (a pool, a
+// server's connections) and a process that opens one connection at a time alike, as they do a
+// host that links crawldb in (crawldb-node).
 #pragma once
 
 #include <cstddef>

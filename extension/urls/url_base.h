@@ -37,7 +37,8 @@
 // the table's PartReader the first time a look-up, DecodeBlock or a scan needs one of its blocks,
 // then keeps it: a new connection's first look-up reads 4 rows of the base, whatever its size.
 // What needs the whole base reads what it has not read first: optimize's rebuild and
-// crawldb_check() through DecodeBlock (the check reports a group that does not read once),
+// crawldb_check() through ReadGroupOf and DecodeBlock (the check reports a group that does not
+// read, or whose heads do not decode, once),
 // crawldb_stats() through ReadAll; Parts(), KeyParts(), StoredBytes and BlockBytes require it
 // (whole()). The table reads a group only after its catch-up with the other connections, in the
 // statement's transaction or read snapshot, as it reads its runs (urls_table.h): the base
@@ -47,22 +48,25 @@
 // (UrlBlockIndex::FindBlock, about log2(groups) partial decodes), until the heads decoded on
 // demand pass 1/kLazyHeadShare of the group count; then they are decoded at once and held plain
 // instead, as Load holds them (a busy connection pays the decoding once, a short one never). A
-// group's block heads (version 3) stay coded the same way: a look-up binary-searches them, and a
-// reader decodes the two it needs, until kLazyBlockHeadUses uses of the group; then they are
-// decoded at once (about 750 instructions a head, 48,000 for a group of 64) and held plain.
+// group's block heads (version 3) stay coded the same way for look-ups (Find, LowerBound, Get):
+// a look-up binary-searches them and decodes the two its block needs, until the group's
+// kLazyBlockHeadUses-th look-up decodes them all (about 750 instructions a head, 48,000 for a
+// group of 64) and holds them plain; DecodeBlock, ReadGroupOf and ReadAll decode them at once.
 //
 // Validation. Open checks the header, the whole model (UrlBlockModel::Load) and the group head
 // index's framing (OpenKeys the same, its model given); Load also decodes every group head (they
-// strictly increase) and reads every group. Reading a group checks its block count, its heads'
-// framing, its block sizes against its bytes, and every block's header (its key count and which halves it has, against the key
-// count); a missing group part is found then too. Decoding a group's heads checks them
-// (strictly increasing, the first equal to the group's head, the last below the next group's);
-// heads used coded are not checked. A block's keys are checked as far as they are
+// strictly increase) and reads every group, its block heads decoded. Reading a group checks its
+// block count, its heads' framing, its block sizes against its bytes, and every block's header
+// (its key count and which halves it has, against the key count); a missing group part is found
+// then too. Decoding a group's block heads checks them (strictly increasing, the first equal to
+// the group's head, the last below the next group's); a look-up that uses them coded checks
+// only that its block's head is below the next. A block's keys are checked as far as they are
 // decoded (the codec checks order and bounds as it goes): a look-up decodes part of a block, the
 // second look-up in it the whole block (its landmarks, below), so damage in a part no look-up
 // decoded is found later or by crawldb_check(), which reads and decodes everything.
 // Every failure is a DataLossError "url base: …", never an out-of-bounds read; a group that
-// fails to read is not kept, and look-ups in other groups still answer.
+// fails to read is not kept (one whose heads fail to decode is kept, and decoded again at its
+// next use), and look-ups in other groups still answer.
 //
 // Memory: the model (up to about 520 KB trained, see url_block_model.h; shared with the
 // process's other connections that hold the same, shared_url_models.h); the group heads, coded as
@@ -111,8 +115,8 @@ inline constexpr size_t kFirstGroupPart = 3;
 // An opened base decodes all its group heads once those decoded on demand pass 1/kLazyHeadShare
 // of them (a Find costs about log2(groups)).
 inline constexpr size_t kLazyHeadShare = 8;
-// A group's block heads are decoded at its kLazyBlockHeadUses-th look-up or reader. Measured in
-// a new connection: cnr-2000's page and its 11 outlinks' URLs, all in one group, 4% fewer
+// A group's block heads are decoded at its kLazyBlockHeadUses-th look-up. Measured in a new
+// connection: cnr-2000's page and its 11 outlinks' URLs, all in one group, 4% fewer
 // instructions than decoding at once; 85 URLs by id over Wikispeedia's 3 groups, 1% more.
 inline constexpr uint32_t kLazyBlockHeadUses = 12;
 
@@ -176,8 +180,8 @@ class UrlBase {
   static absl::StatusOr<UrlBase> Open(absl::Span<const absl::Span<const uint8_t>> first_parts,
                                       PartReader read_part);
   // Open for parts stored without the model (KeyParts), coded with `model`, that lie in *owner (a
-  // run's stored row, url_part.h), which the base shares instead of copying: its groups are checked and kept (as places in *owner) when first
-  // needed, as Open reads them, so that a look-up decodes the heads of one group, not all.
+  // run's stored row, url_part.h), which the base shares instead of copying: its groups are
+  // checked and kept (as places in *owner) when first needed, as Open reads them.
   static absl::StatusOr<UrlBase> OpenKeys(absl::Span<const absl::Span<const uint8_t>> parts,
                                           std::shared_ptr<const codecs::UrlBlockModel> model,
                                           std::shared_ptr<const std::vector<uint8_t>> owner);
@@ -211,9 +215,10 @@ class UrlBase {
   absl::Status Get(size_t rank, std::string* key) const;
   // The keys of block `block`, in order, into *keys (cleared first).
   absl::Status DecodeBlock(size_t block, BlockKeys* keys) const;
-  // Reads the group holding block `block` when it is not held: what DecodeBlock would fail on
-  // before decoding (crawldb_check() reports a group once, not once per block).
-  absl::Status ReadGroupOf(size_t block) const { return ReadGroup(block / kBlocksPerPart); }
+  // Reads the group holding block `block` when it is not held, and decodes its heads: what
+  // DecodeBlock would fail on before decoding (crawldb_check() reports a group once, not once
+  // per block).
+  absl::Status ReadGroupOf(size_t block) const;
 
   // Bytes of memory held: model, head index, heads decoded, groups read, offsets (of an OpenKeys
   // base, without the row its groups lie in).
@@ -261,8 +266,8 @@ class UrlBase {
   };
   // Decodes group `group`'s heads (held) into heads and head_prefixes, checking them, unless done.
   absl::Status DecodeHeldHeads(size_t group) const;
-  // Whether this use of group `group`'s heads (held) reads them coded, as counted; from its
-  // kLazyBlockHeadUses-th use on they are decoded (DecodeHeldHeads) and read plain.
+  // Whether this look-up in group `group` (held) reads its heads coded, as counted; from its
+  // kLazyBlockHeadUses-th look-up on they are decoded (DecodeHeldHeads) and read plain.
   absl::StatusOr<bool> CodedHeadsInUse(size_t group) const;
   // The first 8 bytes of `key` as a big-endian integer, zero-padded: when two prefixes differ,
   // the keys are in the same order (a key that ends within 8 bytes pads with zeros, below any

@@ -40,8 +40,10 @@
 // tables empty), and made 7 by the first commit; otherwise refused with the way out (optimize
 // with the build that wrote it). Older formats are refused.
 //
-// Opening reads the config, the base's header, model and group heads, the deleted ids, the parts'
-// model and the log tail: no part, and no group of base blocks. A statement reads the parts it
+// Opening reads the config, the base's header, model and group heads, the newest log row, and,
+// when there is one, the deleted ids, the parts' model and the log tail: no part, and no group
+// of base blocks. With no log row nothing was committed since the last optimize, and until a
+// commit says otherwise no run, pending row or deleted id is read (beyond_base_). A statement reads the parts it
 // needs (their run and pending rows) and the id-map chunks, kept in the store's cache
 // (cache_mb), and the groups of base blocks it needs (url_base.h), kept until the next optimize.
 //

@@ -2,6 +2,8 @@
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 import unittest
 
 EXTENSION = os.environ["CRAWLDB_EXTENSION"]
@@ -25,6 +27,24 @@ class LoadTest(unittest.TestCase):
         (debug,) = db.execute("SELECT crawldb_debug()").fetchone()
         (running,) = db.execute("SELECT sqlite_version()").fetchone()
         self.assertIn("sqlite_running: " + running, debug)
+
+    def test_stays_loaded_after_its_last_connection_closes(self):
+        # SQLite unloads an extension with the connection that loaded it; crawldb keeps itself
+        # loaded (entry.cc), so that the next connection neither maps nor relocates it again. In
+        # a process of its own: this one's other connections may still hold it.
+        script = (
+            "import os, sqlite3, sys\n"
+            "db = sqlite3.connect(':memory:')\n"
+            "db.enable_load_extension(True)\n"
+            "db.load_extension(sys.argv[1])\n"
+            "db.execute('SELECT crawldb_version()').fetchone()\n"
+            "db.close()\n"
+            "print(*sorted({os.path.realpath(line.split()[-1]) for line in open('/proc/self/maps')"
+            " if os.path.basename(line.split()[-1]).startswith('crawldb')}), sep='\\n')\n")
+        mapped = subprocess.run([sys.executable, "-c", script, EXTENSION], check=True,
+                                capture_output=True, text=True).stdout.split()
+        module = EXTENSION if EXTENSION.endswith(".so") else EXTENSION + ".so"
+        self.assertEqual(mapped, [os.path.realpath(module)])
 
     def test_wrong_arguments_are_an_sql_error(self):
         with self.assertRaisesRegex(sqlite3.OperationalError, "wrong number of arguments"):

@@ -174,6 +174,26 @@ TEST(LinksPaging, AMissingPartFailsTheLookUpsThatNeedIt) {
   EXPECT_EQ(One(db, "SELECT group_concat(dst) FROM outlinks WHERE src = 1"), "2,3,4,5,6,7");
 }
 
+// A part read by rowid (incremental blob I/O) whose value is not a blob is corruption.
+TEST(LinksPaging, APartThatIsNotABlobIsCorruption) {
+  const std::string path = TempDbPath("links_paging_not_blob");
+  WriteGraph(path);
+  {
+    SQLite::Database db = LoadedDb(path);
+    db.exec("UPDATE outlinks_graph SET data = 5 WHERE part = 1");
+  }
+  SQLite::Database db = LoadedDb(path);
+  try {
+    db.execAndGet("SELECT count(*) FROM outlinks WHERE src = 1");
+    ADD_FAILURE() << "the look-up read a part that is not a blob";
+  } catch (const SQLite::Exception& e) {
+    EXPECT_EQ(e.getExtendedErrorCode(), SQLITE_CORRUPT_VTAB);
+    EXPECT_NE(std::string(e.what()).find("row 1 of outlinks_graph holds no blob in data"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // Loading reads only the parts the header counts, so a part past them is not noticed by the
 // look-ups; the check finds it.
 TEST(LinksPaging, APartPastTheHeadersCountIsFoundByTheCheck) {
