@@ -75,12 +75,12 @@
 // of the keys' text, 1.9 bytes per URL on the reddit keys, plus their first 8 bytes as an
 // integer (0.25 bytes per URL). Held plain, they cost a look-up nothing to decode and the binary
 // search over them compares integers, rarely bytes; Parts() writes them as read, or codes them
-// (built, or read as version 2). A look-up then decodes part of one block. The second look-up
-// in a block decodes it whole and keeps its landmarks (codecs/url_block_codec.h: three keys and
-// two bit positions, 7.2 bytes per URL on the reddit keys once every block was looked up twice);
-// later ones start from the nearest landmark and decode 3.5 of its 31 coded keys on average,
-// where from the heads (the first look-up, and blocks looked up once) Get decodes 7.5 and Find
-// about 12.
+// (built, or read as version 2). A look-up then decodes part of one block. The
+// kLandmarkLookUp-th look-up in a block decodes it whole and keeps its landmarks
+// (codecs/url_block_codec.h: three keys and two bit positions, 7.2 bytes per URL on the reddit
+// keys once every block has them); later ones start from the nearest landmark and decode 3.5 of
+// its 31 coded keys on average, where from the heads (the first look-ups) Get decodes 7.5 and
+// Find about 12.
 //
 // Not thread-safe: look-ups share a scratch buffer (one store belongs to one connection).
 #pragma once
@@ -119,6 +119,12 @@ inline constexpr size_t kLazyHeadShare = 8;
 // connection: cnr-2000's page and its 11 outlinks' URLs, all in one group, 4% fewer
 // instructions than decoding at once; 85 URLs by id over Wikispeedia's 3 groups, 1% more.
 inline constexpr uint32_t kLazyBlockHeadUses = 12;
+// A block's landmarks are learned at its kLandmarkLookUp-th look-up (≥ 2): they pay once a block
+// has about ten Gets or six Finds. Measured in new connections (bench/joins.py's queries),
+// against learning them at the second: the URLs of a Wikispeedia page's 85 outlinks, 8% fewer
+// instructions (9% went to learning); cnr-2000's 11, in one or two blocks, 4% more.
+inline constexpr uint32_t kLandmarkLookUp = 4;
+static_assert(kLandmarkLookUp >= 2, "the first look-up in a block never learns landmarks");
 
 // Keys in one reusable buffer, no allocation per key: a decoded block's, or the heads.
 class BlockKeys {
@@ -313,7 +319,8 @@ class UrlBase {
   absl::Status GroupHead(size_t group, std::string* head) const;
   absl::StatusOr<codecs::UrlBlockReader> Reader(size_t block) const;
   // Reader(block) starting from the block's landmarks, learned (decoding the block whole) the
-  // second time a look-up reads the block; *landmarks holds them while the reader is used.
+  // kLandmarkLookUp-th time a look-up reads the block; *landmarks holds them while the reader is
+  // used.
   absl::StatusOr<codecs::UrlBlockReader> LookupReader(size_t block,
                                                       codecs::UrlBlockLandmarks* landmarks) const;
   // The bytes of block `block`, its group read first when not held.
@@ -380,10 +387,12 @@ class UrlBase {
     uint32_t forward_bits, backward_bits;
     uint8_t forward_index, backward_index;  // < kKeysPerBlock
   };
-  // Per block: kNotLookedUp (zero, what a ZeroedArray holds at first), kLookedUpOnce (landmarks
-  // not learned yet), else 1 + index in landmarks_.
+  // Per block: kNotLookedUp (zero, what a ZeroedArray holds at first); looked up n times
+  // (0 < n < kLandmarkLookUp), landmarks not learned yet: kLookedUpOnce − (n − 1), from
+  // kLookedUpOnce down to kLookedUpMost; else 1 + index in landmarks_.
   static constexpr uint32_t kNotLookedUp = 0;
   static constexpr uint32_t kLookedUpOnce = std::numeric_limits<uint32_t>::max();
+  static constexpr uint32_t kLookedUpMost = kLookedUpOnce - (kLandmarkLookUp - 2);
   mutable codecs::ZeroedArray<uint32_t> landmark_slots_;
   mutable std::vector<Landmarks> landmarks_;
   mutable std::string landmark_keys_;
