@@ -77,8 +77,7 @@ absl::Status UrlsTable::LoadAll() {
   // newest): a connection that only reads an optimized table prepares no statement for them.
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement last, Use(kReadLastLog));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, last.Step());
-  beyond_base_ = row || stored_format_ < kPartsFormat;
-  if (beyond_base_) {
+  if (row || stored_format_ < kPartsFormat) {
     CRAWLDB_RETURN_IF_ERROR(LoadPartsModel());
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadDeleted));
     while (true) {
@@ -185,7 +184,6 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
     for (int64_t expected = seq + 1; !gap; ++expected) {
       CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
       if (!row) break;
-      beyond_base_ = true;  // another connection committed
       // Rows this connection has not seen were trimmed: reload (it reads no part).
       gap = select.ColumnInt64(0) != expected;
       if (gap) break;
@@ -247,7 +245,7 @@ absl::Status UrlsTable::ReplayLogSince(int64_t seq) {
 // The store's reads.
 
 absl::StatusOr<std::optional<UrlStoreSource::StoredRun>> UrlsTable::ReadRun(size_t part) {
-  if (!beyond_base_) return std::optional<StoredRun>();
+  if (!BeyondBase()) return std::optional<StoredRun>();
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadRun));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, static_cast<int64_t>(part)));
   CRAWLDB_ASSIGN_OR_RETURN(bool row, select.Step());
@@ -268,7 +266,7 @@ absl::Status UrlsTable::ReadPending(
     size_t part, int64_t after,
     const std::function<absl::Status(absl::Span<const int64_t> ids,
                                      absl::Span<const absl::string_view> keys)>& add_row) {
-  if (stored_format_ < kPartsFormat || !beyond_base_) return absl::OkStatus();  // none stored
+  if (stored_format_ < kPartsFormat || !BeyondBase()) return absl::OkStatus();  // none stored
   CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement select, Use(kReadPending));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(1, PendingRow(part, 0)));
   CRAWLDB_RETURN_IF_ERROR(select.BindInt64(2, PendingRow(part + 1, 0)));
@@ -318,7 +316,6 @@ absl::Status UrlsTable::Sync() {
   CRAWLDB_RETURN_IF_ERROR(RefuseCommitAfterAllocationFailure());
   UrlStore::Pending pending = store_.PendingSince(sync().synced_mark());
   if (pending.added_count == 0 && pending.deleted_ids.empty()) return absl::OkStatus();
-  beyond_base_ = true;  // this commit writes a log row, and may write runs and pending rows
   CRAWLDB_RETURN_IF_ERROR(SaveFigures());
   if (stored_format_ < kPartsFormat) CRAWLDB_RETURN_IF_ERROR(CreatePartsTables());
   CRAWLDB_RETURN_IF_ERROR(UpgradeFormat());

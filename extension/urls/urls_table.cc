@@ -330,7 +330,6 @@ absl::Status UrlsTable::Optimize() {
     CRAWLDB_ASSIGN_OR_RETURN(ScopedStatement statement, Use(clear));
     CRAWLDB_RETURN_IF_ERROR(statement.Run());
   }
-  beyond_base_ = false;  // as a new connection finds it (LoadAll)
   CRAWLDB_RETURN_IF_ERROR(sync().BumpGeneration());
   store_.Reset(std::move(base));
   tail_.Fold(0);

@@ -43,8 +43,8 @@
 // Opening reads the config, the base's header, model and group heads, the newest log row, and,
 // when there is one, the deleted ids, the parts' model and the log tail: no part, and no group
 // of base blocks. With no log row nothing was committed since the last optimize, and until a
-// commit says otherwise no run, pending row or deleted id is read (beyond_base_). A statement reads the parts it
-// needs (their run and pending rows) and the id-map chunks, kept in the store's cache
+// commit says otherwise no run, pending row or deleted id is read (BeyondBase). A statement
+// reads the parts it needs (their run and pending rows) and the id-map chunks, kept in the store's cache
 // (cache_mb), and the groups of base blocks it needs (url_base.h), kept until the next optimize.
 //
 // The log tail. A commit writes its <t>_log row with its URLs in it, by part, and no pending
@@ -247,6 +247,11 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
 
   // A value no table of the process had before (lineage_epoch).
   static uint64_t NextLineageEpoch();
+  // Whether a run, a pending row or a deleted id may be stored: a log row was read or written
+  // since the last optimize (which empties the log with them, and every commit since appends
+  // one; a load that finds no log row leaves last_seq() at 0), or the format is older than
+  // the parts'. While not, look-ups read no run or pending row.
+  bool BeyondBase() { return sync().last_seq() > 0 || stored_format_ < kPartsFormat; }
 
   identity::NormalizeOptions normalize_options_;
   uint64_t lineage_epoch_ = NextLineageEpoch();
@@ -258,9 +263,6 @@ class UrlsTable : public ShadowBackedTable, public UrlIds, private UrlStoreSourc
   UrlLogTail tail_;
   size_t next_merge_part_ = 0;          // where the next commit starts among the parts it touched
   bool merged_in_transaction_ = false;  // this transaction's xSync merged a part
-  // False while the committed state is known to be the base alone (LoadAll found no log row):
-  // no run, pending row or deleted id is stored, and none is read.
-  bool beyond_base_ = true;
   std::unique_ptr<FingerprintIndex> fingerprints_;
   std::unique_ptr<Cursor> spare_cursor_;  // the last cursor closed, for the next Open
   std::string log_keys_;                  // a <t>_pending or <t>_log row's keys, decompressed
